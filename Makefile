@@ -1,0 +1,57 @@
+# The two commands: `make run` (the site on its embedded default) and `make test` (the whole suite).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test install install-dev system-deps system-deps-test lint typecheck ci messages clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed pyproject.toml
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+install: system-deps $(VENV)/.installed
+install-dev: system-deps-test $(VENV)/.installed-dev
+
+system-deps:
+	bash scripts/system-deps.sh run
+
+system-deps-test:
+	bash scripts/system-deps.sh test
+
+## make run: install, migrate, load the demo, make an admin if none, serve http://127.0.0.1:8000
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py ensure_admin
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## make test: install the development dependencies and run the whole suite (SQLite, in-process tasks)
+test: install-dev
+	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+
+lint: install-dev
+	$(BIN)/ruff check .
+
+typecheck: install-dev
+	$(BIN)/mypy gameplay scoring
+
+messages: install-dev
+	$(BIN)/python manage.py makemessages -l zh_Hans --ignore=.venv --ignore=staticfiles
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+ci:
+	bash .ci/run
+
+clean:
+	rm -rf $(VENV) staticfiles

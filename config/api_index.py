@@ -1,0 +1,20 @@
+"""The resources listed at the API root; each app adds its entry points here."""
+
+from django.urls import NoReverseMatch
+from rest_framework.request import Request
+from rest_framework.reverse import reverse
+
+API_ENTRY_POINTS: dict[str, str] = {
+    "referee_trick": "api-referee-trick",
+    "scoring_hand": "api-scoring-hand",
+}
+
+
+def api_links(request: Request) -> dict[str, str]:
+    links: dict[str, str] = {}
+    for key, name in API_ENTRY_POINTS.items():
+        try:
+            links[key] = reverse(name, request=request)
+        except NoReverseMatch:
+            continue
+    return links

@@ -1,0 +1,14 @@
+"""Tests: fast hashing, in-memory-safe media, the same database and broker switches as base."""
+
+import tempfile
+
+from .base import *  # noqa: F403
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="shengji-media-"))  # noqa: F405
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+LOGGING = {"version": 1, "disable_existing_loggers": False, "root": {"level": "WARNING"}}

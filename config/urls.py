@@ -1,0 +1,32 @@
+"""Top-level URLs: pages (language-neutral paths, language from the switcher), admin, API, health."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from django.views.generic import TemplateView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.health import healthz
+from config.views import ApiRootView
+
+api_v1 = [
+    path("", ApiRootView.as_view(), name="api-root"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("", include("gameplay.api_urls")),
+    path("", include("scoring.api_urls")),
+    path("", include("tournaments.api_urls")),
+]
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("healthz", healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+    path("", include("gameplay.urls")),
+    path("", include("scoring.urls")),
+    path("", include("tournaments.urls")),
+]

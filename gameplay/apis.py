@@ -1,0 +1,88 @@
+"""Referee API: ``POST /api/v1/referee/trick`` — a ruling on one trick. No login needed."""
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import invalid_input
+from config.i18n import core_lang
+from gameplay.referee import RequestInvalid, rule_trick
+
+VARIANTS = ["tractor", "chaodi", "red-five", "yongzhou-300"]
+LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False)
+
+
+class RefereeTrickInput(serializers.Serializer):
+    variant = serializers.ChoiceField(choices=VARIANTS)
+    options = serializers.DictField(required=False, help_text="Rule overrides by option name.")
+    players = serializers.ChoiceField(choices=[3, 4], required=False, help_text="yongzhou-300 only (default 4)")
+    decks = serializers.ChoiceField(choices=[2, 3], required=False, help_text="red-five only (default 2)")
+    level = serializers.ChoiceField(choices=LEVELS, required=False, help_text="tractor and chaodi only")
+    trump = serializers.ChoiceField(choices=["S", "H", "C", "D"], allow_null=True, help_text="null = no trump")
+    hands = serializers.DictField(child=serializers.CharField(allow_blank=True), help_text="seat → cards before the trick")
+    leader = serializers.IntegerField(min_value=0, max_value=3)
+    plays = serializers.ListField(child=serializers.CharField(), min_length=1, max_length=4)
+
+
+class LeadOutput(serializers.Serializer):
+    shape = serializers.ChoiceField(choices=["single", "pair", "triple", "tractor", "throw"])
+    components = serializers.ListField(child=serializers.CharField())
+    throw_failed = serializers.BooleanField()
+    forced = serializers.CharField(allow_null=True)
+    beaten_by = serializers.IntegerField(allow_null=True)
+
+
+class PlayOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    cards = serializers.CharField()
+    legal = serializers.BooleanField()
+    reason = serializers.CharField(allow_null=True)
+
+
+class RefereeTrickOutput(serializers.Serializer):
+    lead = LeadOutput()
+    plays = PlayOutput(many=True)
+    winner = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField()
+
+
+EXAMPLE = {
+    "variant": "tractor",
+    "level": "2",
+    "trump": "H",
+    "hands": {"0": "S9 S8 S8 S4 S4", "1": "S10 S7 S6 S3 C3", "2": "SA SK SK SQ SQ", "3": "H3 H3 H9 C4 C5"},
+    "leader": 0,
+    "plays": ["S9 S8 S8 S4 S4"],
+}
+
+
+class RefereeTrickApi(APIView):
+    """Rule on one trick: the lead's shape, whether a throw fails, each play's legality, the winner."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+
+    @extend_schema(
+        operation_id="referee_trick",
+        request=RefereeTrickInput,
+        responses={200: RefereeTrickOutput, 400: ErrorSerializer},
+        examples=[OpenApiExample("A throw of spades", value=EXAMPLE, request_only=True)],
+        tags=["referee"],
+    )
+    def post(self, request: Request) -> Response:
+        try:
+            ruling = rule_trick(request.data, lang=core_lang())
+        except RequestInvalid as exc:
+            return invalid_input(exc.field_errors)
+        return Response(ruling.as_api())

@@ -1,0 +1,25 @@
+"""Pages of the rules engine: the referee, for settling disputes at a physical table."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from config.i18n import core_lang
+from gameplay.forms import RefereeForm
+from gameplay.referee import RequestInvalid, rule_trick
+
+
+def referee_page(request: HttpRequest) -> HttpResponse:
+    ruling = None
+    field_errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        form = RefereeForm(request.POST)
+        if form.is_valid():
+            try:
+                ruling = rule_trick(form.payload(), lang=core_lang())
+            except RequestInvalid as exc:
+                field_errors = exc.field_errors
+    else:
+        form = RefereeForm()
+    context = {"form": form, "ruling": ruling, "api": ruling.as_api() if ruling else None, "field_errors": field_errors}
+    template = "gameplay/referee_result.html" if request.htmx else "gameplay/referee.html"
+    return render(request, template, context)

@@ -1,0 +1,94 @@
+"""The calculator page's form: the figures a scorer writes down for one hand (RULES.md §7)."""
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from gameplay.forms import LEVEL_CHOICES, VARIANT_CHOICES
+
+SEAT_CHOICES = [(i, str(i)) for i in range(4)]
+YES_NO = [("", "—"), ("yes", _("yes")), ("no", _("no"))]
+MAX_RED_FIVES = 3
+
+
+class CalculatorForm(forms.Form):
+    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="tractor")
+    # tractor / chaodi
+    level_0 = forms.ChoiceField(label=_("Level of side 0 (seats 0, 2)"), choices=LEVEL_CHOICES, initial="2", required=False)
+    level_1 = forms.ChoiceField(label=_("Level of side 1 (seats 1, 3)"), choices=LEVEL_CHOICES, initial="2", required=False)
+    dealer = forms.TypedChoiceField(label=_("Dealer (seat)"), choices=SEAT_CHOICES, coerce=int, initial=0, required=False)
+    a_failures_0 = forms.IntegerField(label=_("Failed A attempts in a row, side 0 (chaodi)"), min_value=0, initial=0, required=False)
+    a_failures_1 = forms.IntegerField(label=_("Failed A attempts in a row, side 1 (chaodi)"), min_value=0, initial=0, required=False)
+    attackers_points = forms.IntegerField(label=_("Attackers' trick points (no kitty)"), initial=0, required=False,
+                                          widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}))
+    kitty_points = forms.IntegerField(label=_("Kitty points"), initial=0, required=False,
+                                      widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}))
+    last_trick_winner = forms.ChoiceField(label=_("Last trick won by"), required=False,
+                                          choices=[("dealer", _("dealer side")), ("attackers", _("attackers"))])
+    last_trick_largest = forms.IntegerField(label=_("Cards in the largest component of the last trick's winning play"),
+                                            min_value=1, initial=1, required=False)
+    a_first_trick = forms.ChoiceField(label=_("Dealer side played an A in the first trick (chaodi at A)"), choices=YES_NO, required=False)
+    a_last_trick = forms.ChoiceField(label=_("Dealer side played an A in the last trick (chaodi at A)"), choices=YES_NO, required=False)
+    throw_penalties = forms.IntegerField(label=_("Throw penalties (if enabled)"), required=False)
+    # red five
+    decks = forms.TypedChoiceField(label=_("Decks"), choices=[(2, "2"), (3, "3")], coerce=int, initial=2, required=False)
+    bid = forms.IntegerField(label=_("Bid"), required=False, widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}))
+    trump = forms.ChoiceField(label=_("Trump"), required=False,
+                              choices=[("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦")])
+    dealer_points = forms.IntegerField(label=_("Dealer's trick points"), required=False,
+                                       widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}))
+    dealer_won_last_trick = forms.BooleanField(label=_("Dealer won the last trick"), required=False)
+    # yongzhou
+    players = forms.TypedChoiceField(label=_("Players"), choices=[(3, "3"), (4, "4")], coerce=int, initial=3, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for i in range(MAX_RED_FIVES):
+            self.fields[f"red_five_{i}_played_by"] = forms.TypedChoiceField(
+                label=_("Captured ♥5 #%(n)s played by") % {"n": i + 1}, choices=[("", "—"), *SEAT_CHOICES],
+                coerce=int, empty_value=None, required=False)
+            self.fields[f"red_five_{i}_won_by"] = forms.TypedChoiceField(
+                label=_("… won by"), choices=[("", "—"), *SEAT_CHOICES], coerce=int, empty_value=None, required=False)
+        for seat in range(4):
+            self.fields[f"points_{seat}"] = forms.IntegerField(
+                label=_("Points of seat %(seat)s") % {"seat": seat}, required=False,
+                widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}))
+
+    def payload(self) -> dict[str, Any]:
+        """The scoring API's JSON body for the chosen variant."""
+        d = self.cleaned_data
+        variant = d["variant"]
+        if variant in ("tractor", "chaodi"):
+            outcome: dict[str, Any] = {
+                "attackers_points": d.get("attackers_points") or 0,
+                "kitty_points": d.get("kitty_points") or 0,
+                "last_trick": {"winner": d.get("last_trick_winner") or "dealer", "largest": d.get("last_trick_largest") or 1},
+            }
+            for key in ("a_first_trick", "a_last_trick"):
+                if d.get(key):
+                    outcome[key] = d[key] == "yes"
+            if d.get("throw_penalties"):
+                outcome["throw_penalties"] = d["throw_penalties"]
+            state: dict[str, Any] = {"levels": [d.get("level_0") or "2", d.get("level_1") or "2"], "dealer": d.get("dealer") or 0}
+            if variant == "chaodi":
+                state["a_failures"] = [d.get("a_failures_0") or 0, d.get("a_failures_1") or 0]
+            return {"variant": variant, "state": state, "outcome": outcome}
+        if variant == "red-five":
+            red_fives = [
+                {"played_by": d[f"red_five_{i}_played_by"], "won_by": d[f"red_five_{i}_won_by"]}
+                for i in range(MAX_RED_FIVES)
+                if d.get(f"red_five_{i}_played_by") is not None and d.get(f"red_five_{i}_won_by") is not None
+            ]
+            return {
+                "variant": variant,
+                "decks": d.get("decks") or 2,
+                "outcome": {
+                    "dealer": d.get("dealer") or 0, "bid": d.get("bid"), "trump": d.get("trump") or "S",
+                    "dealer_points": d.get("dealer_points") or 0, "kitty_points": d.get("kitty_points") or 0,
+                    "dealer_won_last_trick": bool(d.get("dealer_won_last_trick")), "red_fives": red_fives,
+                },
+            }
+        players = d.get("players") or 3
+        return {"variant": variant, "players": players,
+                "outcome": {"points": [d.get(f"points_{s}") or 0 for s in range(players)]}}

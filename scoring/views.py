@@ -1,0 +1,26 @@
+"""The calculator page: fill in a hand's figures, see the result and why."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from config.i18n import core_lang
+from scoring.api import explain_hand_request
+from scoring.errors import ScoringInputError
+from scoring.forms import CalculatorForm
+
+
+def calculator_page(request: HttpRequest) -> HttpResponse:
+    result = None
+    field_errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        form = CalculatorForm(request.POST)
+        if form.is_valid():
+            try:
+                result = explain_hand_request(form.payload(), lang=core_lang())
+            except ScoringInputError as exc:
+                field_errors = exc.field_errors
+    else:
+        form = CalculatorForm()
+    context = {"form": form, "result": result, "field_errors": field_errors}
+    template = "scoring/calculator_result.html" if request.htmx else "scoring/calculator.html"
+    return render(request, template, context)

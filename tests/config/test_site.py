@@ -1,0 +1,154 @@
+"""The site skeleton: pages in both languages, the API root and schema, /healthz, Celery, the demo."""
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db.utils import OperationalError
+from django.test import Client
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["home", "login", "admin:login", "referee", "calculator", "player-list", "api-docs"]
+# A phrase of the page chrome in each language: the log-in link and the language switcher.
+CHROME = {"en": ["Log in", "English", "简体中文"], "zh-hans": ["登录", "English", "简体中文"]}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+@pytest.mark.parametrize("name", PAGES)
+def test_every_skeleton_page_loads_in_both_languages(client: Client, name: str, language: str) -> None:
+    client.cookies["django_language"] = language
+    response = client.get(reverse(name))
+    assert response.status_code == 200
+    html = response.content.decode()
+    if name not in ("admin:login", "api-docs"):
+        for phrase in CHROME[language]:
+            assert phrase in html, (name, language, phrase)
+        assert f'<html lang="{language}">' in html
+
+
+def test_language_switcher_sets_chinese(client: Client) -> None:
+    response = client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"}, follow=True)
+    assert response.status_code == 200
+    assert "登录" in response.content.decode()
+
+
+def test_login_and_logout(client: Client) -> None:
+    get_user_model().objects.create_user("scorer", password="correct horse battery")
+    response = client.post(reverse("login"), {"username": "scorer", "password": "correct horse battery"})
+    assert response.status_code == 302
+    assert "Log out" in client.get(reverse("home")).content.decode()
+    client.post(reverse("logout"))
+    assert "Log in" in client.get(reverse("home")).content.decode()
+
+
+def test_login_with_wrong_password_says_so(client: Client) -> None:
+    response = client.post(reverse("login"), {"username": "nobody", "password": "wrong"})
+    assert response.status_code == 200
+    assert "correct username and password" in response.content.decode()
+
+
+def test_api_root_lists_schema_docs_and_entry_points(client: Client) -> None:
+    data = client.get("/api/v1/", HTTP_ACCEPT="application/json").json()
+    assert data["schema"].endswith("/api/v1/schema/")
+    assert data["docs"].endswith("/api/v1/docs/")
+    assert data["referee_trick"].endswith("/api/v1/referee/trick")
+    assert data["scoring_hand"].endswith("/api/v1/scoring/hand")
+
+
+def test_openapi_schema_is_valid(client: Client) -> None:
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.validation import validate_schema
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    validate_schema(schema)  # raises on an invalid OpenAPI 3 document
+    assert "/api/v1/referee/trick" in schema["paths"]
+    assert "/api/v1/scoring/hand" in schema["paths"]
+    response = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    assert response.json()["openapi"].startswith("3.")
+
+
+def test_healthz_is_200_when_database_and_broker_are_healthy(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["status"] == "ok"
+    assert data["database"]["ok"] is True
+    assert data["broker"]["ok"] is True
+
+
+def test_healthz_reports_a_broken_database_as_503(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.db import connections
+
+    def broken_cursor(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(connections["default"], "cursor", broken_cursor)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    data = response.json()
+    assert data["status"] == "error"
+    assert data["database"]["ok"] is False
+    assert "connection refused" in data["database"]["error"]
+
+
+def test_healthz_reports_an_unreachable_broker_as_503(client: Client, settings: Any) -> None:
+    from config.celery_app import app
+
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    saved = app.conf.broker_url
+    app.conf.broker_url = "redis://127.0.0.1:1/0"
+    try:
+        response = client.get("/healthz")
+    finally:
+        app.conf.broker_url = saved
+    assert response.status_code == 503
+    assert response.json()["broker"]["ok"] is False
+
+
+def test_celery_task_round_trips_in_process_by_default() -> None:
+    from config.celery_app import app, ping
+
+    assert app.conf.task_always_eager is True
+    assert ping.delay(41).get(timeout=5)["pong"] == 42
+
+
+@pytest.mark.worker
+def test_celery_task_round_trips_through_a_real_worker(celery_worker: Any) -> None:
+    import socket
+
+    from config.celery_app import app, ping
+
+    assert app.conf.task_always_eager is False
+    result = ping.delay(1)
+    assert result.get(timeout=30) == {"pong": 2, "host": socket.gethostname()}
+    assert result.successful()
+
+
+def test_load_demo_twice_leaves_the_same_data() -> None:
+    from django.apps import apps
+
+    def snapshot() -> dict[str, list[tuple[Any, ...]]]:
+        out = {}
+        for model in apps.get_app_config("tournaments").get_models():
+            fields = [f.attname for f in model._meta.concrete_fields if f.attname not in ("created_at", "updated_at")]
+            out[model.__name__] = sorted(model.objects.values_list(*fields), key=repr)
+        return out
+
+    call_command("load_demo")
+    first = snapshot()
+    call_command("load_demo")
+    assert snapshot() == first
+    assert sum(len(rows) for rows in first.values()) > 0
+
+
+def test_ensure_admin_creates_one_admin_and_prints_its_login(capsys: pytest.CaptureFixture[str]) -> None:
+    call_command("ensure_admin")
+    out = capsys.readouterr().out
+    assert "Log in as 'admin' with password" in out
+    call_command("ensure_admin")
+    assert "already exists" in capsys.readouterr().out
+    assert get_user_model().objects.filter(is_superuser=True).count() == 1

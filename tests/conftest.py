@@ -1,0 +1,102 @@
+"""Shared fixtures: a real Celery worker on the configured broker, a browser, API clients."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``worker`` need a broker; without one they are skipped (CI runs them on Redis)."""
+    if BROKER_URL:
+        return
+    skip = pytest.mark.skip(reason="needs CELERY_BROKER_URL (a real broker); CI runs these on Redis")
+    for item in items:
+        if "worker" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def celery_app_eager() -> Any:
+    from config.celery_app import app
+
+    return app
+
+
+@pytest.fixture
+def celery_worker(transactional_db: None, worker_id: str) -> Iterator[Any]:
+    """A real Celery worker consuming from the configured broker, on a queue of this xdist worker.
+
+    Tasks are sent through the broker (not run eagerly); the worker runs in a thread of this
+    process, so it sees the test database.
+    """
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery_app import app
+
+    queue = f"tests-{worker_id}-{os.getpid()}"
+    saved = {k: app.conf[k] for k in ("task_always_eager", "task_default_queue")}
+    app.conf.task_always_eager = False
+    app.conf.task_default_queue = queue
+    try:
+        with start_worker(app, pool="threads", concurrency=2, queues=[queue], perform_ping_check=False,
+                          shutdown_timeout=20, loglevel="WARNING") as worker:
+            yield worker
+    finally:
+        app.conf.update(saved)
+
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (never a downloaded browser)."""
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(locale="en-US")
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    yield pg
+    context.close()
+
+
+@pytest.fixture
+def phone_page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    yield pg
+    context.close()
+
+
+@pytest.fixture
+def api_client() -> Any:
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+def uses_postgres() -> bool:
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
