@@ -7,6 +7,12 @@ from rest_framework.reverse import reverse
 API_ENTRY_POINTS: dict[str, str] = {
     "referee_trick": "api-referee-trick",
     "scoring_hand": "api-scoring-hand",
+    "players": "api-player-list",
+    "teams": "api-team-list",
+    "tournaments": "api-tournament-list",
+    "entries": "api-entry-list",
+    "stages": "api-stage-list",
+    "matches": "api-match-list",
 }
 
 

@@ -14,7 +14,8 @@ so one error can be shown in either language.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
 LANGUAGES: tuple[str, ...] = ("en", "zh-hans")
@@ -42,27 +43,39 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "type_object": ("Must be an object (names mapped to values).", "必须是对象（名称到值的映射）。"),
     "list_length": ("Must have exactly {n} entries (got {got}).", "必须恰好有 {n} 项（实际 {got} 项）。"),
     "choice": ("Must be one of: {choices} (got {value}).", "必须是以下之一：{choices}（实际为 {value}）。"),
-    "range": ("Must be between {low} and {high} (got {value}).", "必须在 {low} 到 {high} 之间（实际为 {value}）。"),
+    "range": (
+        "Must be between {low} and {high} (got {value}).",
+        "必须在 {low} 到 {high} 之间（实际为 {value}）。",
+    ),
     "min": ("Must be at least {low} (got {value}).", "至少为 {low}（实际为 {value}）。"),
     # --- variant, decks, players, options
     "unknown_variant": (
         "Unknown variant {value}; expected one of: {choices}.",
         "未知玩法 {value}；应为以下之一：{choices}。",
     ),
-    "decks_fixed": ("{variant} is played with {expected} decks (got {value}).", "{variant} 使用 {expected} 副牌（实际为 {value}）。"),
-    "players_fixed": ("{variant} is played by {expected} players (got {value}).", "{variant} 为 {expected} 人玩法（实际为 {value}）。"),
+    "decks_fixed": (
+        "{variant} is played with {expected} decks (got {value}).",
+        "{variant} 使用 {expected} 副牌（实际为 {value}）。",
+    ),
+    "players_fixed": (
+        "{variant} is played by {expected} players (got {value}).",
+        "{variant} 为 {expected} 人玩法（实际为 {value}）。",
+    ),
     "not_applicable": ("Does not apply to {variant}.", "不适用于 {variant}。"),
     "unknown_option": (
         "Not a scoring option; the scoring options are listed in docs/scoring.md.",
         "不是计分选项；计分选项见 docs/scoring.md。",
     ),
-    "option_not_for_variant": ("This scoring option does not apply to {variant}.", "此计分选项不适用于 {variant}。"),
+    "option_not_for_variant": (
+        "This scoring option does not apply to {variant}.",
+        "此计分选项不适用于 {variant}。",
+    ),
     "positive_int_or_null": ("Must be a positive whole number or null.", "必须是正整数或 null。"),
     "level_table": (
-        "Must be \"standard\" or an object {{\"zero\": levels or null, \"bands\": [[lowest points, \"dealer\" or "
-        "\"attackers\", levels], …], \"step\": points or null}}: {reason}.",
-        "必须是 \"standard\" 或对象 {{\"zero\": 级数或 null, \"bands\": [[最低分, \"dealer\" 或 \"attackers\", 级数], …], "
-        "\"step\": 分数或 null}}：{reason}。",
+        'Must be "standard" or an object {{"zero": levels or null, "bands": [[lowest points, "dealer" or '
+        '"attackers", levels], …], "step": points or null}}: {reason}.',
+        '必须是 "standard" 或对象 {{"zero": 级数或 null, "bands": [[最低分, "dealer" 或 "attackers", 级数], …], '
+        '"step": 分数或 null}}：{reason}。',
     ),
     "game_point_table": (
         "Must be a list of [highest dealer's final or null, dealer's game points] with rising bounds, "
@@ -73,14 +86,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Must be [low, high], whole multiples of 5 with 0 < low ≤ high (got {value}).",
         "必须是 [下限, 上限]，均为 5 的倍数且 0 < 下限 ≤ 上限（实际为 {value}）。",
     ),
-    "reset_level": ("Must be null (the side stays at A) or a level below A (got {value}).", "必须为 null（停在 A）或低于 A 的级（实际为 {value}）。"),
+    "reset_level": (
+        "Must be null (the side stays at A) or a level below A (got {value}).",
+        "必须为 null（停在 A）或低于 A 的级（实际为 {value}）。",
+    ),
     "net_base_sum": (
         "net_base × players must be 300 so that nets add up to zero (got {value} × {players}).",
         "net_base × 人数必须等于 300，净分之和才为零（实际为 {value} × {players}）。",
     ),
     "partnership_mode_players": ("The partnership mode needs 4 players.", "对家模式需要 4 名玩家。"),
     # --- points
-    "multiple_of_5": ("Points come in multiples of 5; {value} is not one.", "分数必须是 5 的倍数；{value} 不是。"),
+    "multiple_of_5": (
+        "Points come in multiples of 5; {value} is not one.",
+        "分数必须是 5 的倍数；{value} 不是。",
+    ),
     "points_range": (
         "Must be between 0 and {high} points, the total in the deck (got {value}).",
         "必须在 0 到 {high} 分（整副牌的总分）之间（实际为 {value}）。",
@@ -98,7 +117,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "at most {high} (got {value}).",
         "最大牌型为 1 张（单张）或偶数张（对子、拖拉机），最多 {high} 张（实际为 {value}）。",
     ),
-    "last_trick_winner": ("Must be \"dealer\" or \"attackers\" (got {value}).", "必须是 \"dealer\" 或 \"attackers\"（实际为 {value}）。"),
+    "last_trick_winner": (
+        'Must be "dealer" or "attackers" (got {value}).',
+        '必须是 "dealer" 或 "attackers"（实际为 {value}）。',
+    ),
     "largest_required": (
         "Required when the attackers win the last trick: it sets the kitty multiplier.",
         "闲家赢得最后一轮时必填：它决定抠底倍数。",
@@ -108,7 +130,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "未启用甩牌罚分（计分选项 throw_penalties）；请填 0 或不填。",
     ),
     # --- levels and match state
-    "level_invalid": ("{value} is not a level of {variant}; levels run {first} to A.", "{value} 不是 {variant} 的级；级从 {first} 到 A。"),
+    "level_invalid": (
+        "{value} is not a level of {variant}; levels run {first} to A.",
+        "{value} 不是 {variant} 的级；级从 {first} 到 A。",
+    ),
     "level_past_target": (
         "{value} is past the target level {target}: that side has already won the match.",
         "{value} 已超过目标级 {target}：该方已经赢得比赛。",
@@ -132,7 +157,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "必须小于打 A 失败上限 {limit}：达到上限即下庄并重新计数（实际为 {value}）。",
     ),
     # --- red five
-    "bid_range": ("Bids run from {low} to {high} with {decks} decks (got {value}).", "{decks} 副牌时叫分范围为 {low} 到 {high}（实际为 {value}）。"),
+    "bid_range": (
+        "Bids run from {low} to {high} with {decks} decks (got {value}).",
+        "{decks} 副牌时叫分范围为 {low} 到 {high}（实际为 {value}）。",
+    ),
     "trump_suit": (
         "Must be a suit: S, H, C or D (red-five has no no-trump; got {value}).",
         "必须是花色：S、H、C 或 D（红五没有无主；实际为 {value}）。",
@@ -157,12 +185,48 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "闲家在牌墩中赢得 {n} 张红五，每张 5 分；底牌 {kitty} 分时 dealer_points 最多为 {high}（实际为 {value}）。",
     ),
     # --- yongzhou
-    "points_sum": ("The players' points must add up to {total} (got {value}).", "各家分数之和必须为 {total}（实际为 {value}）。"),
+    "points_sum": (
+        "The players' points must add up to {total} (got {value}).",
+        "各家分数之和必须为 {total}（实际为 {value}）。",
+    ),
     "tie_break_not_tied": (
         "Seat {value} is not among the seats tied for the most points ({seats}).",
         "座位 {value} 不在并列最高分的座位（{seats}）之中。",
     ),
 }
+
+
+REASONS_ZH: dict[str, str] = {
+    "not a table": "不是表",
+    "bands must be a list": "bands 必须是列表",
+    "each band is [lowest points, side, levels]": "每档为 [最低分, 方, 级数]",
+    'each band is [whole number of points, "dealer" or "attackers", whole number of levels]': (
+        '每档为 [整数分, "dealer" 或 "attackers", 整数级数]'
+    ),
+    "zero must be a whole number of levels or null": "zero 必须是整数级数或 null",
+    "step must be a whole number of points or null": "step 必须是整数分或 null",
+    "bands is empty": "bands 为空",
+    "the first band must start at 0": "第一档必须从 0 开始",
+    "lowest points must be multiples of 5 and gains at least 0": "最低分必须是 5 的倍数，级数至少为 0",
+    "lowest points must rise from band to band": "各档最低分必须递增",
+    "dealer bands must come before attacker bands": "庄家档必须在闲家档之前",
+    "dealer gains must not rise as the attackers score more": "闲家得分越多，庄家升级数不能增加",
+    "attacker gains must not fall as the attackers score more": "闲家得分越多，闲家升级数不能减少",
+    "the table needs dealer bands first and at least one attackers band": "表必须先有庄家档，并至少有一个闲家档",
+    "zero must be a whole number of levels (at least 0) or null": "zero 必须是不小于 0 的整数级数或 null",
+    "step must be a positive multiple of 5 or null": "step 必须是 5 的正倍数或 null",
+    "not a list": "不是列表",
+    "each band is [highest or null, game points]": "每档为 [上限或 null, 游戏积分]",
+    "bounds and game points must be whole numbers": "上限和游戏积分必须是整数",
+    "at least two bands": "至少两档",
+    "only the last bound is null": "只有最后一档的上限为 null",
+    "bounds must be multiples of 5": "上限必须是 5 的倍数",
+    "game points must be whole numbers divisible by 3 (the three defenders share them)": (
+        "游戏积分必须是能被 3 整除的整数（由三位闲家平分）"
+    ),
+    "bounds must rise": "上限必须递增",
+}
+"""Chinese for the English reasons given by the level-table and game-point-table checks."""
 
 
 @dataclass(frozen=True)
@@ -171,13 +235,16 @@ class Problem:
 
     field: str
     code: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def message(self, lang: str = "en") -> str:
         """The message in ``lang`` (``"en"`` or ``"zh-hans"``)."""
         en, zh = MESSAGES[self.code]
-        template = zh if normalize_lang(lang) == "zh-hans" else en
-        return template.format(**{key: _show(value) for key, value in self.params.items()})
+        chinese = normalize_lang(lang) == "zh-hans"
+        params = {key: _show(value) for key, value in self.params.items()}
+        if chinese and "reason" in params:
+            params["reason"] = REASONS_ZH.get(params["reason"], params["reason"])
+        return (zh if chinese else en).format(**params)
 
 
 def _show(value: Any) -> str:

@@ -5,5 +5,10 @@ from rest_framework.routers import SimpleRouter
 from tournaments import apis
 
 router = SimpleRouter()
-router.register("players", apis.PlayerViewSet, basename="player")
+router.register("players", apis.PlayerViewSet, basename="api-player")
+router.register("teams", apis.TeamViewSet, basename="api-team")
+router.register("tournaments", apis.TournamentViewSet, basename="api-tournament")
+router.register("entries", apis.EntryViewSet, basename="api-entry")
+router.register("stages", apis.StageViewSet, basename="api-stage")
+router.register("matches", apis.MatchViewSet, basename="api-match")
 urlpatterns = router.urls

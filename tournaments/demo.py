@@ -1,26 +1,91 @@
-"""Demo data for a new installation. Idempotent: loading twice leaves the same data."""
+"""Demo data for a new installation. Idempotent: loading twice leaves the same data.
 
+A running 16-team ``tractor`` elimination ("first past J"), seeded by rating: round 1 complete
+but for one match in play, two round-2 matches finished, one in progress.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournaments.models import Player
+from tournaments.models import Entry, Match, Player, Team, Tournament
+from tournaments.services import Actor, hand_record
+from tournaments.services.bracket import tournament_start
 
-DEMO_PLAYERS: list[tuple[str, str, int]] = [
-    ("王小明", "北京桥牌俱乐部", 1820),
-    ("李华", "北京桥牌俱乐部", 1790),
-    ("张伟", "上海升级社", 1760),
-    ("刘洋", "上海升级社", 1740),
-    ("Alice Martin", "Paris Tractor Club", 1700),
-    ("Bob Chen 陈波", "Paris Tractor Club", 1690),
-    ("陈静", "长沙拖拉机协会", 1650),
-    ("赵磊", "长沙拖拉机协会", 1640),
-]
+DEMO_TOURNAMENT = "升级公开赛 · Demo Open 2026"
+DEMO_ORGANIZER = "demo-organizer"
+SURNAMES = ["王", "李", "张", "刘", "陈", "杨", "赵", "黄", "周", "吴", "徐", "孙", "胡", "朱", "高", "林"]
+GIVEN = ["伟", "芳", "娜", "敏", "静", "磊", "洋", "勇", "艳", "杰", "涛", "明", "超", "霞", "平", "刚"]
+CLUBS = ["北京桥牌俱乐部", "上海升级社", "长沙拖拉机协会", "Paris Tractor Club"]
+LATIN = {3: ("Alice Martin", "Bob Chen 陈波"), 11: ("Zoë Dubois", "Ali Hassan")}
+
+# Figures for a quick hand: the dealer side shuts the attackers out (+3 levels).
+SHUTOUT = {"attackers_points": 0, "kitty_points": 0, "last_trick": {"winner": "dealer", "largest": 1}}
+# The attackers take over with 85 points (no level change): the deal passes.
+TAKEOVER = {"attackers_points": 85, "kitty_points": 0, "last_trick": {"winner": "dealer", "largest": 1}}
+MODEST = {"attackers_points": 45, "kitty_points": 5, "last_trick": {"winner": "dealer", "largest": 1}}
+
+
+def _players_and_teams() -> list[Team]:
+    teams = []
+    for i in range(16):
+        if i in LATIN:
+            names = LATIN[i]
+        else:
+            names = (SURNAMES[i] + GIVEN[i], SURNAMES[(i + 5) % 16] + GIVEN[(i + 9) % 16] + GIVEN[(i + 3) % 16])
+        club = CLUBS[i % len(CLUBS)]
+        p1, _ = Player.objects.update_or_create(name=names[0], defaults={"club": club, "rating": 1900 - 10 * i})
+        p2, _ = Player.objects.update_or_create(name=names[1], defaults={"club": club, "rating": 1895 - 10 * i})
+        team_name = f"{names[0].split()[0]} & {names[1].split()[0]}"
+        team, _ = Team.objects.update_or_create(name=team_name, defaults={"player1": p1, "player2": p2, "club": club,
+                                                                        "rating": 1900 - 10 * i})
+        teams.append(team)
+    return teams
+
+
+def _play(match: Match, actor: Actor, hands: list[dict[str, Any]], first_dealer: int) -> None:
+    for index, outcome in enumerate(hands):
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            return
+        hand_record(match_id=match.pk, outcome=outcome, version=match.version, actor=actor,
+                    dealer=first_dealer if index == 0 else None, trump="SHCD"[index % 4])
 
 
 @transaction.atomic
 def load_demo() -> dict[str, int]:
-    """Create (or update in place) the demo data; answer counts of what exists afterwards."""
-    for name, club, rating in DEMO_PLAYERS:
-        Player.objects.update_or_create(
-            name=name, defaults={"club": club, "rating": rating, "contact": ""}
-        )
-    return {"players": Player.objects.filter(name__in=[p[0] for p in DEMO_PLAYERS]).count()}
+    """Create the demo once; a second run finds it and changes nothing."""
+    User = get_user_model()
+    organizer, created = User.objects.get_or_create(username=DEMO_ORGANIZER, defaults={"is_staff": False})
+    if created:
+        organizer.set_unusable_password()
+        organizer.save()
+    teams = _players_and_teams()
+    if not Tournament.objects.filter(name=DEMO_TOURNAMENT).exists():
+        tournament = Tournament.objects.create(name=DEMO_TOURNAMENT, variant="tractor", owner=organizer,
+                                               venue="北京 · 朝阳区活动中心", is_public=True)
+        for team in teams:
+            Entry.objects.create(tournament=tournament, team=team)
+        actor = Actor(organizer, "system")
+        tournament_start(tournament=tournament, actor=actor, seeding="rating", third_place=True)
+        first_round = list(Match.objects.filter(stage__tournament=tournament, round__number=1).order_by("position"))
+        # Round 1: seven matches finished (side 0 wins four in a row from 2: 2→5→8→J→won), one in play.
+        for i, match in enumerate(first_round[:7]):
+            winner_side = 0 if i % 3 else 1
+            _play(match, actor, [SHUTOUT] * 5, first_dealer=winner_side)
+        _play(first_round[7], actor, [MODEST, TAKEOVER, MODEST], first_dealer=0)
+        second_round = list(Match.objects.filter(stage__tournament=tournament, round__number=2).order_by("position"))
+        for match in second_round[:2]:
+            _play(match, actor, [TAKEOVER, SHUTOUT, SHUTOUT, SHUTOUT, SHUTOUT, SHUTOUT], first_dealer=1)
+        _play(second_round[2], actor, [MODEST, MODEST], first_dealer=0)
+    tournament = Tournament.objects.get(name=DEMO_TOURNAMENT)
+    return {
+        "players": Player.objects.count(),
+        "teams": Team.objects.count(),
+        "tournaments": Tournament.objects.count(),
+        "matches finished": Match.objects.filter(stage__tournament=tournament, status=Match.Status.FINISHED).count(),
+        "matches in play": Match.objects.filter(stage__tournament=tournament, status=Match.Status.PLAYING).count(),
+    }

@@ -1,10 +1,24 @@
-"""Tournament data. Raw facts are stored; everything derived is recomputed from them."""
+"""Tournament data.
 
+Raw facts are stored (hand records with the scorer's figures, adjustments); everything derived
+(levels, who deals, winners, standings) is recomputed from them through :mod:`scoring`. The cached
+match state on :class:`Match` is rewritten by the services in the same transaction as the facts.
+Invariants are database constraints.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
 from django.db import models
-from django.db.models.functions import Length
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-models.CharField.register_lookup(Length)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
 
 
 class TimeStamped(models.Model):
@@ -13,6 +27,16 @@ class TimeStamped(models.Model):
 
     class Meta:
         abstract = True
+
+
+class Variant(models.TextChoices):
+    TRACTOR = "tractor", _("Tractor (拖拉机)")
+    CHAODI = "chaodi", _("Chaodi (炒地皮)")
+    RED_FIVE = "red-five", _("Red five (红五)")
+    YONGZHOU = "yongzhou-300", _("Yongzhou 300 (永州三百分)")
+
+
+PARTNERSHIP_VARIANTS = (Variant.TRACTOR, Variant.CHAODI)
 
 
 class Player(TimeStamped):
@@ -28,8 +52,319 @@ class Player(TimeStamped):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
-            models.CheckConstraint(condition=models.Q(name__length__gt=0), name="player_name_not_empty"),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+
+class Team(TimeStamped):
+    """Two partners for the partnership variants. They sit opposite each other (seats s and s+2)."""
+
+    name = models.CharField(_("name"), max_length=100)
+    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 1"))
+    player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 2"))
+    club = models.CharField(_("club"), max_length=100, blank=True)
+    rating = models.IntegerField(_("rating"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [
+            models.CheckConstraint(condition=~Q(player1=models.F("player2")), name="team_two_different_players"),
+            models.CheckConstraint(condition=~Q(name=""), name="team_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(TimeStamped):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        REGISTRATION = "registration", _("registration")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    name = models.CharField(_("name"), max_length=200)
+    variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices, default=Variant.TRACTOR)
+    options = models.JSONField(_("rule options"), default=dict, blank=True,
+                               help_text=_("Overrides of the variant's rule options, by option name."))
+    decks = models.PositiveSmallIntegerField(_("decks (red five)"), default=2)
+    players_per_table = models.PositiveSmallIntegerField(_("players per table (Yongzhou)"), default=4)
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    ends_on = models.DateField(_("ends on"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
+    is_public = models.BooleanField(_("public"), default=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tournaments",
+                              verbose_name=_("owner"))
+    organizers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organized_tournaments",
+                                        verbose_name=_("co-organizers"))
+    scorers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scored_tournaments",
+                                     verbose_name=_("scorers"))
+
+    class Meta:
+        ordering = ["-starts_on", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=["draft", "registration", "running", "finished"]),
+                                   name="tournament_status_valid"),
+            models.CheckConstraint(condition=Q(variant__in=["tractor", "chaodi", "red-five", "yongzhou-300"]),
+                                   name="tournament_variant_valid"),
+            models.CheckConstraint(condition=Q(decks__in=[2, 3]), name="tournament_decks_2_or_3"),
+            models.CheckConstraint(condition=Q(players_per_table__in=[3, 4]), name="tournament_players_3_or_4"),
+            models.CheckConstraint(condition=Q(ends_on__isnull=True) | Q(starts_on__isnull=True)
+                                   | Q(ends_on__gte=models.F("starts_on")), name="tournament_ends_after_start"),
+            models.CheckConstraint(condition=~Q(name=""), name="tournament_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_partnership(self) -> bool:
+        return self.variant in PARTNERSHIP_VARIANTS
+
+
+class Entry(TimeStamped):
+    """A team (partnership variants) or a player (individual variants) entered in a tournament."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, null=True, blank=True, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="entries")
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.ACTIVE)
+
+    class Meta:
+        ordering = ["seed", "id"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.CheckConstraint(condition=(Q(team__isnull=False) & Q(player__isnull=True))
+                                   | (Q(team__isnull=True) & Q(player__isnull=False)), name="entry_team_xor_player"),
+            models.UniqueConstraint(fields=["tournament", "team"], name="entry_team_once"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_player_once"),
+            models.UniqueConstraint(fields=["tournament", "seed"], name="entry_seed_unique"),
+            models.CheckConstraint(condition=Q(seed__isnull=True) | Q(seed__gte=1), name="entry_seed_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.team.name if self.team_id else self.player.name  # type: ignore[union-attr]
+
+    @property
+    def rating(self) -> int | None:
+        return self.team.rating if self.team_id else self.player.rating  # type: ignore[union-attr]
+
+
+class Stage(TimeStamped):
+    """A phase of a tournament played in one format (seed 003: single elimination)."""
+
+    class Format(models.TextChoices):
+        SINGLE_ELIMINATION = "single_elimination", _("single elimination")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    class Seeding(models.TextChoices):
+        MANUAL = "manual", _("manual")
+        RATING = "rating", _("by rating")
+        RANDOM = "random", _("random")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField(_("number"), default=1)
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    format = models.CharField(_("format"), max_length=30, choices=Format.choices, default=Format.SINGLE_ELIMINATION)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING)
+    seeding = models.CharField(_("seeding"), max_length=20, choices=Seeding.choices, default=Seeding.MANUAL)
+    random_seed = models.BigIntegerField(_("random seed"), null=True, blank=True)
+    third_place = models.BooleanField(_("third-place match"), default=False)
+    settings = models.JSONField(_("settings"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="stage_number_unique"),
+            models.CheckConstraint(condition=Q(status__in=["pending", "running", "finished"]), name="stage_status_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"Stage {self.number}"
+
+
+class Round(TimeStamped):
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["stage", "number"]
+        constraints = [models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique")]
+
+    def __str__(self) -> str:
+        return self.name or f"Round {self.number}"
+
+
+class Match(TimeStamped):
+    """Two sides at one physical table (partnership variants), hand after hand.
+
+    Side 0 sits in seats 0 and 2, side 1 in seats 1 and 3 (RULES.md §1: seats in play order).
+    ``state`` caches the match state computed from the hand records (levels, dealer, a_failures);
+    ``version`` increases with every write so that stale writes are refused (409).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for entries")
+        READY = "ready", _("ready")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        BYE = "bye", _("bye")
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="matches")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    key = models.CharField(_("bracket key"), max_length=20)
+    position = models.PositiveIntegerField(_("position in round"), default=0)
+    table = models.PositiveIntegerField(_("table"), null=True, blank=True)
+    entry0 = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                               verbose_name=_("side 0"))
+    entry1 = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                               verbose_name=_("side 1"))
+    next_match = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    next_slot = models.PositiveSmallIntegerField(null=True, blank=True)
+    loser_next_match = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    loser_next_slot = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING)
+    winner_side = models.PositiveSmallIntegerField(_("winning side"), null=True, blank=True)
+    state = models.JSONField(_("match state"), default=dict, blank=True)
+    hands_played = models.PositiveIntegerField(_("hands played"), default=0)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    scorer_token = models.CharField(_("scorer link token"), max_length=64, default=new_token, unique=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["stage", "round__number", "position"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "key"], name="match_key_unique"),
+            models.CheckConstraint(condition=Q(winner_side__isnull=True) | Q(winner_side__in=[0, 1]),
+                                   name="match_winner_side_valid"),
+            models.CheckConstraint(condition=Q(next_slot__isnull=True) | Q(next_slot__in=[0, 1]),
+                                   name="match_next_slot_valid"),
+            models.CheckConstraint(condition=Q(loser_next_slot__isnull=True) | Q(loser_next_slot__in=[0, 1]),
+                                   name="match_loser_next_slot_valid"),
+            models.CheckConstraint(condition=~Q(status="finished") | Q(winner_side__isnull=False),
+                                   name="match_finished_has_winner"),
+            models.CheckConstraint(condition=Q(entry0__isnull=True) | Q(entry1__isnull=True)
+                                   | ~Q(entry0=models.F("entry1")), name="match_two_different_entries"),
+            models.CheckConstraint(condition=Q(status__in=["pending", "ready", "playing", "finished", "bye"]),
+                                   name="match_status_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.entry0 or '—'} v {self.entry1 or '—'}"
+
+    def entry(self, side: int) -> Entry | None:
+        return self.entry0 if side == 0 else self.entry1
+
+    @property
+    def winner(self) -> Entry | None:
+        return None if self.winner_side is None else self.entry(self.winner_side)
+
+    @property
+    def loser(self) -> Entry | None:
+        return None if self.winner_side is None else self.entry(1 - self.winner_side)
+
+
+class HandRecord(TimeStamped):
+    """One hand as the scorer entered it: the raw figures of RULES.md §7 and the computed result."""
+
+    class Via(models.TextChoices):
+        LOGIN = "login", _("signed-in user")
+        TOKEN = "token", _("table link")
+        API = "api", _("API")
+        SYSTEM = "system", _("system")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(_("hand number"))
+    dealer = models.PositiveSmallIntegerField(_("dealer seat"))
+    trump = models.CharField(_("trump"), max_length=2, blank=True, help_text=_("S, H, C, D, or empty for no trump"))
+    outcome = models.JSONField(_("figures"))
+    result = models.JSONField(_("computed result"), default=dict)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    entered_via = models.CharField(max_length=10, choices=Via.choices, default=Via.LOGIN)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="hand_number_unique_per_match"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(condition=Q(dealer__lte=3), name="hand_dealer_seat_valid"),
+            models.CheckConstraint(condition=Q(trump__in=["", "S", "H", "C", "D"]), name="hand_trump_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of {self.match_id}"
+
+
+class Adjustment(TimeStamped):
+    """A director's decision recorded apart from the hands: penalty, forfeit or awarded result."""
+
+    class Kind(models.TextChoices):
+        PENALTY = "penalty", _("penalty")
+        FORFEIT = "forfeit", _("forfeit")
+        AWARDED = "awarded", _("awarded result")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="adjustments")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="adjustments")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="adjustments")
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    winner_side = models.PositiveSmallIntegerField(_("awarded to side"), null=True, blank=True)
+    value = models.IntegerField(_("value"), default=0, help_text=_("Levels or points, by kind."))
+    reason = models.TextField(_("reason"))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="adjustment_reason_required"),
+            models.CheckConstraint(condition=Q(winner_side__isnull=True) | Q(winner_side__in=[0, 1]),
+                                   name="adjustment_winner_side_valid"),
+            models.CheckConstraint(condition=~Q(kind__in=["forfeit", "awarded"]) | Q(match__isnull=False),
+                                   name="adjustment_result_needs_match"),
+        ]
+
+
+class AuditEntry(models.Model):
+    """Every write, who made it and what it was. Append-only."""
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    via = models.CharField(max_length=10, default="login")
+    action = models.CharField(max_length=50)
+    target = models.CharField(max_length=100, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"

@@ -1,0 +1,178 @@
+"""Benchmarks of the rules engine: ``python -m gameplay.bench [tricks] [--deals PATH]``.
+
+Prints the median time in µs, per variant, of: decomposing a dealt hand, classifying a lead,
+checking a follow, generating all legal follows, and deciding a complete trick (lead already
+classified). ``tractor`` uses the 1,000 deals of ``shared/bench/deals.json`` with a seeded mix of
+single, pair, tractor and throw leads and of legal and illegal follows drawn from them; the other
+variants use seeded random deals. Subcommands leave room for more (e.g. a later ``hands``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from gameplay.cards import deck_codes, parse_cards, to_counts
+from gameplay.combos import Combo, classify, decompose
+from gameplay.legality import is_legal_follow, legal_follows, legal_leads, throw_check
+from gameplay.order import Context
+from gameplay.rulesets import RuleSet, ruleset
+from gameplay.tricks import decide_trick
+
+DEFAULT_DEALS = Path(__file__).resolve().parents[2] / "shared/bench/deals.json"
+KINDS = ("single", "pair", "tractor", "throw")
+
+
+def _timeit(fn: Callable[[], Any], repeat: int = 3) -> float:
+    """µs per call of ``fn`` (best of ``repeat`` single calls, to damp scheduler noise)."""
+    best = float("inf")
+    pc = time.perf_counter
+    for _ in range(repeat):
+        t0 = pc()
+        fn()
+        dt = pc() - t0
+        if dt < best:
+            best = dt
+    return best * 1e6
+
+
+def _pick_lead(ctx: Context, rng: random.Random, hand: list[int], kind: str) -> list[int]:
+    counts = to_counts(hand)
+    unit_leads = list(legal_leads(ctx, counts, include_throws=False))
+    singles = [p for p in unit_leads if len(p) == 1]
+    pairs = [p for p in unit_leads if len(p) == 2 and p[0] == p[1]]
+    tractors = [p for p in unit_leads if len(set(p)) >= 2]
+    if kind == "tractor" and tractors:
+        return list(rng.choice(tractors))
+    if kind == "throw" and ctx.rules.throw_allowed:
+        by_suit: dict[int, list[int]] = {}
+        for c in hand:
+            by_suit.setdefault(ctx.esuit[c], []).append(c)
+        suits = [s for s, cs in by_suit.items() if len(set(cs)) >= 2]
+        if suits:
+            cards = by_suit[rng.choice(suits)]
+            for _ in range(20):
+                k = rng.randint(2, min(6, len(cards)))
+                sub = rng.sample(cards, k)
+                if classify(ctx, sub).is_throw:
+                    return sub
+    if kind in ("pair", "tractor", "throw") and pairs:
+        return list(rng.choice(pairs))
+    return list(rng.choice(singles))
+
+
+def _illegal_follow(ctx: Context, rng: random.Random, hand: list[int], counts: list[int], lead: Combo,
+                    prior: Sequence[Sequence[int]]) -> list[int] | None:
+    for _ in range(10):
+        play = rng.sample(hand, lead.n)
+        if not is_legal_follow(ctx, counts, lead, play, prior=prior):
+            return play
+    return None
+
+
+def _scenarios(rules: RuleSet, deals: list[tuple[Context, list[list[int]]]], seed: int) -> dict[str, list[float]]:
+    rng = random.Random(seed)
+    out: dict[str, list[float]] = {k: [] for k in ("decompose", "classify", "check", "generate", "decide")}
+    n = rules.players
+    for ctx, hands in deals:
+        for h in hands:
+            out["decompose"].append(_timeit(lambda h=h: decompose(ctx, h)))
+        leader = rng.randrange(n)
+        kind = rng.choice(KINDS)
+        lead_cards = _pick_lead(ctx, rng, hands[leader], kind)
+        out["classify"].append(_timeit(lambda lc=lead_cards: classify(ctx, lc)))
+        combo = classify(ctx, lead_cards)
+        if combo.is_throw:
+            others = {s: to_counts(hands[s]) for s in range(n) if s != leader}
+            tc = throw_check(ctx, combo, others, leader)
+            if tc.failed and tc.forced is not None:
+                combo = tc.forced
+        table: list[list[int]] = [list(combo.codes)]
+        for i in range(1, n):
+            seat = (leader + i) % n
+            counts = to_counts(hands[seat])
+            prior = list(table)
+            out["generate"].append(_timeit(lambda c=counts, p=prior: list(legal_follows(ctx, c, combo, prior=p)),
+                                           repeat=1))
+            follows = list(legal_follows(ctx, counts, combo, prior=prior))
+            legal = list(rng.choice(follows))
+            bad = _illegal_follow(ctx, rng, hands[seat], counts, combo, prior) if rng.random() < 0.5 else None
+            candidate = bad if bad is not None else legal
+            out["check"].append(_timeit(lambda c=counts, cand=candidate, p=prior:
+                                        is_legal_follow(ctx, c, combo, cand, prior=p)))
+            table.append(legal)
+        out["decide"].append(_timeit(lambda t=table: decide_trick(ctx, combo, t, leader)))
+    return out
+
+
+def _load_tractor(path: Path, rules: RuleSet) -> list[tuple[Context, list[list[int]]]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for d in data["deals"]:
+        ctx = Context(rules, d["level"], d["trump"])
+        out.append((ctx, [parse_cards(h) for h in d["hands"]]))
+    return out
+
+
+def _random_deals(rules: RuleSet, count: int, seed: int) -> list[tuple[Context, list[list[int]]]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        deck = deck_codes(rules.decks, rules.removed_ranks)
+        rng.shuffle(deck)
+        size = rules.hand_size
+        hands = [deck[i * size:(i + 1) * size] for i in range(rules.players)]
+        level = rng.choice(rules.levels) if rules.has_levels else None
+        trump_choices: list[str | None] = ["S", "H", "C", "D"]
+        if rules.variant != "red-five":
+            trump_choices.append(None)
+        out.append((Context(rules, level, rng.choice(trump_choices)), hands))
+    return out
+
+
+def cmd_tricks(args: argparse.Namespace) -> int:
+    variants: list[tuple[str, RuleSet, list[tuple[Context, list[list[int]]]]]] = []
+    tr = ruleset("tractor")
+    path = Path(args.deals)
+    if path.exists():
+        variants.append(("tractor (deals.json)", tr, _load_tractor(path, tr)))
+    else:
+        print(f"note: {path} not found; tractor uses random deals", file=sys.stderr)
+        variants.append(("tractor (random)", tr, _random_deals(tr, args.count, 1)))
+    if not args.tractor_only:
+        for label, rs in (("chaodi", ruleset("chaodi")), ("red-five 2 decks", ruleset("red-five")),
+                          ("red-five 3 decks", ruleset("red-five", decks=3)),
+                          ("yongzhou-300 4 players", ruleset("yongzhou-300")),
+                          ("yongzhou-300 3 players", ruleset("yongzhou-300", players=3))):
+            variants.append((label, rs, _random_deals(rs, args.count, 2)))
+    cols = ("decompose", "classify", "check", "generate", "decide")
+    print(f"{'variant':26}" + "".join(f"{c:>11}" for c in cols) + "   (median µs)")
+    for label, rs, deals in variants:
+        res = _scenarios(rs, deals, args.seed)
+        print(f"{label:26}" + "".join(f"{statistics.median(res[c]):11.2f}" for c in cols))
+    print("decompose = a dealt hand (25 cards in tractor); check = one follow (half legal, half illegal); "
+          "generate = all legal follows; decide = winner and points of a complete trick.")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m gameplay.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", default=str(DEFAULT_DEALS), help="deals.json for tractor")
+    parser.add_argument("--seed", type=int, default=20261130)
+    parser.add_argument("--count", type=int, default=300, help="random deals per other variant")
+    parser.add_argument("--tractor-only", action="store_true")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("tricks", help="trick-level benchmarks (default)")
+    args = parser.parse_args(argv)
+    return cmd_tricks(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

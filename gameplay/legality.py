@@ -1,0 +1,533 @@
+"""Leading and following — RULES.md §4: allowed leads, throw check and forced play, following,
+yongzhou-300's 见分必打 (must beat when points show) and 不许送分 (no gifting points).
+
+Hands are multisets given as lists of 54 counts (:func:`gameplay.cards.to_counts`); plays are
+sequences of card codes. ``prior`` is the list of plays already on the table in this trick, the
+lead first (for a failed throw: the forced cards).
+
+>>> from gameplay.rulesets import ruleset
+>>> from gameplay.order import Context
+>>> from gameplay.cards import to_counts
+>>> from gameplay.combos import classify, parse_cards
+>>> ctx = Context(ruleset("tractor"), "2", "H")
+>>> lead = classify(ctx, parse_cards("S8 S8"))
+>>> hand = to_counts(parse_cards("SK SK S3 D4 D5"))
+>>> sorted(format_cards(p) for p in legal_follows(ctx, hand, lead))
+['SK SK']
+>>> is_legal_follow(ctx, hand, lead, parse_cards("SK S3"))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from gameplay.cards import CODE_NAMES, SUITS, format_cards
+from gameplay.combos import Combo, Component, chains, classify, highest_tractor_top, match_score
+from gameplay.errors import IllegalPlay, InvalidCards
+from gameplay.order import TRUMP, Context
+from gameplay.tricks import PlayKey, play_key
+
+Counts = Sequence[int]
+
+SUIT_EN = {0: "diamonds", 1: "clubs", 2: "hearts", 3: "spades", TRUMP: "trumps"}
+SUIT_ZH = {0: "方块", 1: "梅花", 2: "红桃", 3: "黑桃", TRUMP: "主牌"}
+SHAPE_EN = {"single": "a single", "pair": "a pair", "triple": "a triple", "tractor": "a tractor",
+            "throw": "a throw"}
+SHAPE_ZH = {"single": "单张", "pair": "对子", "triple": "三张", "tractor": "拖拉机", "throw": "甩牌"}
+
+
+def _seat_en(seat: int | None) -> str:
+    return "The player" if seat is None else f"Seat {seat}"
+
+
+def _seat_zh(seat: int | None) -> str:
+    return "该玩家" if seat is None else f"{seat}号座位"
+
+
+def _require_held(ctx: Context, hand: Counts, play: Sequence[int], seat: int | None) -> None:
+    left = list(hand)
+    for c in play:
+        if not 0 <= c < 54 or ctx.esuit[c] < 0:
+            name = CODE_NAMES[c] if 0 <= c < 54 else str(c)
+            raise InvalidCards(f"{name} is not in the {ctx.rules.variant} deck.",
+                               f"{name} 不在 {ctx.rules.variant} 的牌中。")
+        if left[c] <= 0:
+            raise InvalidCards(
+                f"{_seat_en(seat)} does not hold {CODE_NAMES[c]} (played {format_cards(play)}).",
+                f"{_seat_zh(seat)}手中没有 {CODE_NAMES[c]}（出的是 {format_cards(play)}）。",
+            )
+        left[c] -= 1
+
+
+# ---------------------------------------------------------------- leading
+
+
+def check_lead(ctx: Context, hand: Counts, play: Sequence[int], seat: int | None = None) -> Combo:
+    """Verify a lead (held, one suit, a throw only where allowed) and classify it."""
+    _require_held(ctx, hand, play, seat)
+    combo = classify(ctx, play)
+    if combo.is_throw and not ctx.rules.throw_allowed:
+        raise IllegalPlay(
+            f"{_seat_en(seat)} led {format_cards(play)}, several combinations at once (a throw), "
+            f"which {ctx.rules.variant} does not allow: lead a single, a pair, a triple or a tractor.",
+            f"{_seat_zh(seat)}首出 {format_cards(play)} 是多个牌型一起出（甩牌），{ctx.rules.variant} 不允许甩牌："
+            f"只能出单张、对子、三张或拖拉机。",
+        )
+    return combo
+
+
+def can_lead(ctx: Context, hand: Counts, play: Sequence[int]) -> bool:
+    try:
+        check_lead(ctx, hand, play)
+    except (IllegalPlay, InvalidCards):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class ThrowCheck:
+    """Result of checking a throw against the other hands."""
+
+    failed: bool
+    forced: Combo | None
+    beaten_by: int | None
+    failing: tuple[Component, ...]
+    beaters: Mapping[int, tuple[int, ...]]
+    returned: int
+    penalty: int
+
+
+def component_beaten(ctx: Context, comp: Component, counts: Counts) -> bool:
+    """Whether a hand holds, in the component's suit, a same-shape combination strictly higher."""
+    st = ctx.strength
+    w = comp.width
+    codes = [c for c in ctx.suit_codes[comp.suit] if counts[c] >= w]
+    if comp.length == 1:
+        return any(st[c] > comp.top for c in codes)
+    top = highest_tractor_top(ctx, codes, comp.length)
+    return top is not None and top > comp.top
+
+
+def throw_check(ctx: Context, combo: Combo, hands: Mapping[int, Counts], leader: int) -> ThrowCheck:
+    """Check a throw against every other seat's hand (partners included).
+
+    On failure the forced component follows ``rules.throw_forced``: the failing component with the
+    fewest cards, the lowest of those, first in suit order ♦ ♣ ♥ ♠ ("fewest_cards"), or the lowest
+    failing component ("lowest_card"). ``beaten_by`` is the first seat after the leader, in play
+    order, that can beat the forced component.
+    """
+    if not combo.is_throw:
+        return ThrowCheck(False, None, None, (), {}, 0, 0)
+    players = ctx.rules.players
+    order = [(leader + i) % players for i in range(1, players)]
+    failing: list[Component] = []
+    beaters: dict[int, tuple[int, ...]] = {}
+    for idx, comp in enumerate(combo.components):
+        seats = tuple(s for s in order if s in hands and component_beaten(ctx, comp, hands[s]))
+        if seats:
+            failing.append(comp)
+            beaters[idx] = seats
+    if not failing:
+        return ThrowCheck(False, None, None, (), {}, 0, 0)
+    sk = ctx.sortkey
+    if ctx.rules.throw_forced == "lowest_card":
+        forced = min(failing, key=lambda c: (c.top, c.size, min(sk[x] for x in c.codes)))
+    else:
+        forced = min(failing, key=lambda c: (c.size, c.top, min(sk[x] for x in c.codes)))
+    idx = combo.components.index(forced)
+    forced_combo = Combo(combo.suit, forced.shape, (forced,), forced.codes)
+    returned = combo.n - forced.size
+    return ThrowCheck(True, forced_combo, beaters[idx][0], tuple(failing), beaters, returned,
+                      returned * ctx.rules.throw_penalty)
+
+
+def _submultisets(items: list[tuple[int, int]], size: int, start: int = 0) -> Iterator[list[int]]:
+    """Distinct sub-multisets of ``size`` cards from (code, count) items."""
+    if size == 0:
+        yield []
+        return
+    if start >= len(items):
+        return
+    remaining = sum(k for _, k in items[start:])
+    if remaining < size:
+        return
+    code, cnt = items[start]
+    for take in range(min(cnt, size), -1, -1):
+        for rest in _submultisets(items, size - take, start + 1):
+            yield [code] * take + rest
+
+
+def _count_submultisets(counts: Sequence[int], size: int) -> int:
+    ways = [1] + [0] * size
+    for k in counts:
+        if k <= 0:
+            continue
+        new = [0] * (size + 1)
+        for s in range(size + 1):
+            if ways[s]:
+                for t in range(min(k, size - s) + 1):
+                    new[s + t] += ways[s]
+        ways = new
+    return ways[size]
+
+
+def legal_leads(ctx: Context, hand: Counts, *, include_throws: bool = True) -> Iterator[tuple[int, ...]]:
+    """Every distinct legal lead: singles, pairs, triples, tractors — and, where throws are allowed
+    and ``include_throws``, every other set of cards of one suit (a throw, checked when played)."""
+    sk = ctx.sortkey
+    for s in range(TRUMP, -1, -1):
+        codes = [c for c in ctx.suit_codes[s] if hand[c]]
+        if not codes:
+            continue
+        if include_throws and ctx.rules.throw_allowed:
+            items = [(c, hand[c]) for c in reversed(codes)]
+            total = sum(hand[c] for c in codes)
+            for size in range(1, total + 1):
+                for sub in _submultisets(items, size):
+                    yield tuple(sorted(sub, key=lambda c: -sk[c]))
+            continue
+        for c in reversed(codes):
+            for w in range(1, min(hand[c], ctx.max_width) + 1):
+                yield (c,) * w
+        for w in range(2, ctx.max_width + 1):
+            nodes = [c for c in codes if hand[c] >= w]
+            seen: set[tuple[int, ...]] = set()
+            for path in chains(ctx, nodes):
+                for i in range(len(path)):
+                    for j in range(i + 2, len(path) + 1):
+                        sl = tuple(path[i:j])
+                        if sl not in seen:
+                            seen.add(sl)
+                            yield tuple(c for c in reversed(sl) for _ in range(w))
+
+
+def count_legal_leads(ctx: Context, hand: Counts, *, include_throws: bool = True) -> int:
+    """Number of distinct legal leads (see :func:`legal_leads`), counted without listing throws."""
+    if include_throws and ctx.rules.throw_allowed:
+        total = 0
+        for s in range(TRUMP + 1):
+            prod = 1
+            for c in ctx.suit_codes[s]:
+                prod *= hand[c] + 1
+            total += prod - 1
+        return total
+    return sum(1 for _ in legal_leads(ctx, hand, include_throws=False))
+
+
+# ---------------------------------------------------------------- following: base rules
+
+
+def _holding(ctx: Context, hand: Counts, suit: int) -> dict[int, int]:
+    return {c: hand[c] for c in ctx.suit_codes[suit] if hand[c]}
+
+
+def _describe_need(ctx: Context, lead: Combo, best: tuple[int, ...]) -> tuple[str, str]:
+    """Words for what a follower holding ``best`` must show."""
+    comps = lead.components
+    if len(comps) == 1:
+        comp = comps[0]
+        if comp.length == 1:
+            if best and best[0] == 3:
+                return "a triple", "三张"
+            return "a pair", "对子"
+        unit_en = "triples" if comp.width == 3 else "pairs"
+        unit_zh = "三张" if comp.width == 3 else "对子"
+        ll = best[0]
+        extra = sum(best[1:])
+        if ll >= 2:
+            en = f"a tractor of {ll} {unit_en}"
+            zh = f"{ll}连的拖拉机"
+            if extra:
+                en += f" and {extra} more pair(s)/triple(s)"
+                zh += f"再加{extra}个{unit_zh}"
+            return en, zh
+        return f"{extra} {unit_en}", f"{extra}个{unit_zh}"
+    return ("as much of the throw's structure (tractors, then pairs) as the hand holds",
+            "尽可能跟出甩牌的牌型（先拖拉机，再对子）")
+
+
+def _follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -> tuple[str, Any] | None:
+    """Why ``play`` breaks the common following rules, or None: ("count", n), ("held", code),
+    ("short", m), ("suit", m) or ("structure", best score). No exception, no message: fast."""
+    n = lead.n
+    if len(play) != n:
+        return ("count", n)
+    pc: dict[int, int]
+    if n == 1:
+        c = play[0]
+        if hand[c] < 1 or ctx.esuit[c] < 0:
+            return ("held", c)
+        pc = {c: 1}
+    else:
+        pc = {}
+        for c in play:
+            pc[c] = pc.get(c, 0) + 1
+        for c, k in pc.items():
+            if hand[c] < k or ctx.esuit[c] < 0:
+                return ("held", c)
+    s = lead.suit
+    es = ctx.esuit
+    in_suit = 0
+    for c in play:
+        if es[c] == s:
+            in_suit += 1
+    suit_codes = ctx.suit_codes[s]
+    m = 0
+    for c in suit_codes:
+        m += hand[c]
+    if m <= n:
+        return None if in_suit == m else ("short", m)
+    if in_suit != n:
+        return ("suit", m)
+    comps = lead.components
+    comp = comps[0]
+    if len(comps) == 1:
+        w = comp.width
+        if w == 1:
+            return None
+        if comp.length == 1:
+            if w == 2:
+                if play[0] == play[1]:
+                    return None
+                for c in suit_codes:
+                    if hand[c] >= 2:
+                        return ("structure", (2,))
+                return None
+        elif all(k == w for k in pc.values()):
+            # exactly a tractor of the lead's size is always best
+            nodes = sorted(pc, key=ctx.strength.__getitem__)
+            adj = ctx.adj_up
+            if all(nodes[i + 1] in adj[nodes[i]] for i in range(len(nodes) - 1)):
+                return None
+    got = match_score(ctx, lead, pc)
+    best = match_score(ctx, lead, _holding(ctx, hand, s))
+    return None if got >= best else ("structure", best)
+
+
+def check_follow_base(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int],
+                      seat: int | None = None) -> None:
+    """The following rules common to all variants (suit, then structure). Raises IllegalPlay."""
+    fault = _follow_fault(ctx, hand, lead, play)
+    if fault is None:
+        return
+    kind, data = fault
+    n = lead.n
+    s = lead.suit
+    if kind == "count":
+        raise IllegalPlay(
+            f"{_seat_en(seat)} played {len(play)} card(s) to a lead of {n}: every player plays as many cards as the lead.",
+            f"{_seat_zh(seat)}出了{len(play)}张牌，但首家出了{n}张：跟牌张数必须与首家相同。",
+        )
+    if kind == "held":
+        _require_held(ctx, hand, play, seat)
+    if kind == "short":
+        raise IllegalPlay(
+            f"{_seat_en(seat)} played {format_cards(play)} but holds {data} card(s) of {SUIT_EN[s]}: "
+            f"a player short of the led suit must play all of them first.",
+            f"{_seat_zh(seat)}出了 {format_cards(play)}，但手中有{data}张{SUIT_ZH[s]}：所出花色不够时必须先全部跟出。",
+        )
+    if kind == "suit":
+        raise IllegalPlay(
+            f"{_seat_en(seat)} played {format_cards(play)} but holds {data} card(s) of {SUIT_EN[s]}: "
+            f"must follow suit with {n} card(s) of {SUIT_EN[s]}.",
+            f"{_seat_zh(seat)}出了 {format_cards(play)}，但手中有{data}张{SUIT_ZH[s]}：必须跟出{n}张{SUIT_ZH[s]}。",
+        )
+    need_en, need_zh = _describe_need(ctx, lead, data)
+    shape_en, shape_zh = SHAPE_EN[lead.shape], SHAPE_ZH[lead.shape]
+    raise IllegalPlay(
+        f"{_seat_en(seat)} played {format_cards(play)} to {shape_en} of {SUIT_EN[s]} but holds {need_en} "
+        f"of {SUIT_EN[s]}: the follower must match the lead's structure as far as the hand allows.",
+        f"{_seat_zh(seat)}出了 {format_cards(play)}，首家出的是{SUIT_ZH[s]}{shape_zh}，而手中有{SUIT_ZH[s]}{need_zh}："
+        f"跟牌必须尽可能跟出首家的牌型。",
+    )
+
+
+def _base_follows(ctx: Context, hand: Counts, lead: Combo) -> Iterator[tuple[int, ...]]:
+    n = lead.n
+    s = lead.suit
+    sk = ctx.sortkey
+    suit_codes = ctx.suit_codes[s]
+    holding = [(c, hand[c]) for c in reversed(suit_codes) if hand[c]]
+    m = sum(k for _, k in holding)
+    if m <= n:
+        base = [c for c, k in holding for _ in range(k)]
+        others = [(c, hand[c]) for c in sorted(range(54), key=lambda c: -sk[c])
+                  if hand[c] and ctx.esuit[c] != s and ctx.esuit[c] >= 0]
+        for sub in _submultisets(others, n - m):
+            yield tuple(base + sub)
+        return
+    comps = lead.components
+    comp = comps[0]
+    if len(comps) == 1 and comp.width == 1:
+        for c, _ in holding:
+            yield (c,)
+        return
+    if len(comps) == 1 and comp.length == 1 and comp.width == 2:
+        pairs = [(c, c) for c, k in holding if k >= 2]
+        if pairs:
+            yield from pairs
+            return
+        yield from (tuple(x) for x in _submultisets(holding, 2))
+        return
+    best = match_score(ctx, lead, dict(holding))
+    for sub in _submultisets(holding, n):
+        pc: dict[int, int] = {}
+        for c in sub:
+            pc[c] = pc.get(c, 0) + 1
+        if match_score(ctx, lead, pc) == best:
+            yield tuple(sub)
+
+
+# ---------------------------------------------------------------- yongzhou-300 layer
+
+
+def _has_extra_rules(ctx: Context) -> bool:
+    r = ctx.rules
+    return r.must_beat_on_points or r.no_gifting_points
+
+
+def _current_best(ctx: Context, lead: Combo, prior: Sequence[Sequence[int]]) -> PlayKey:
+    best = play_key(ctx, lead, prior[0]) if prior else None
+    if best is None:
+        best = play_key(ctx, lead, lead.codes)
+    assert best is not None
+    for p in prior[1:]:
+        k = play_key(ctx, lead, p)
+        if k is not None and k > best:
+            best = k
+    return best
+
+
+def _point_sig(ctx: Context, play: Sequence[int]) -> tuple[int, ...]:
+    pts = ctx.points
+    return tuple(sorted((pts[c] for c in play if pts[c]), reverse=True))
+
+
+@dataclass
+class _Extra:
+    must_beat: bool
+    beat_key: PlayKey | None  # required exact key (strongest in side suit), or None
+    discard_sig: tuple[int, ...] | None  # required point signature of a discard; None: no discard allowed
+    current: PlayKey
+
+
+def _extra_constraints(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[Sequence[int]]) -> _Extra:
+    rules = ctx.rules
+    current = _current_best(ctx, lead, prior)
+    pts = ctx.points
+    shown = any(pts[c] for p in prior for c in p)
+    beat_keys: list[PlayKey] = []
+    discard_sigs: list[tuple[int, ...]] = []
+    for p in _base_follows(ctx, hand, lead):
+        k = play_key(ctx, lead, p)
+        if k is not None and k > current:
+            beat_keys.append(k)
+        else:
+            discard_sigs.append(_point_sig(ctx, p))
+    can_beat = bool(beat_keys)
+    must_beat = rules.must_beat_on_points and shown and can_beat
+    beat_key = None
+    if must_beat and rules.must_beat_strength == "strongest_in_side_suit" and lead.suit != TRUMP:
+        top = max(beat_keys)
+        if top[0] == 0:
+            beat_key = top
+    sig: tuple[int, ...] | None = None
+    if not must_beat:
+        if not rules.no_gifting_points:
+            sig = None
+        elif discard_sigs:
+            low = min(discard_sigs)
+            sig = low if (not can_beat or not low) else (() if () in discard_sigs else None)
+    return _Extra(must_beat, beat_key, sig, current)
+
+
+def _extra_ok(ctx: Context, lead: Combo, play: Sequence[int], ex: _Extra) -> tuple[bool, str, str]:
+    k = play_key(ctx, lead, play)
+    beats = k is not None and k > ex.current
+    if ex.must_beat:
+        if not beats:
+            return (False, "points are showing in this trick and the player can beat the current winner, so must "
+                           "beat (见分必打)", "本轮已见分，且能大过当前最大的牌，必须大牌（见分必打）")
+        if ex.beat_key is not None and k != ex.beat_key:
+            return (False, "when beating in the led side suit under 见分必打, the player must play the strongest "
+                           "such play (e.g. the A: 逢5必出A)", "见分必打时用所出副牌花色大牌必须出最大的（逢5必出A）")
+        return (True, "", "")
+    if beats or not ctx.rules.no_gifting_points:
+        return (True, "", "")
+    sig = _point_sig(ctx, play)
+    if ex.discard_sig is None:
+        if sig:
+            return (False, "the player can beat, so a discard may not carry points (不许送分: 能大牌就不能垫分)",
+                    "能大牌就不能垫分（不许送分）")
+        return (True, "", "")
+    if sig != ex.discard_sig:
+        return (False, "a discard may carry point cards only when there is no other choice, lowest values first "
+                       "(不许送分)", "垫牌时只有别无选择才能垫分，且必须先垫小分（不许送分）")
+    return (True, "", "")
+
+
+# ---------------------------------------------------------------- following: public API
+
+
+def check_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int], *,
+                 prior: Sequence[Sequence[int]] = (), seat: int | None = None) -> None:
+    """Verify a follow: raises :class:`IllegalPlay` (naming the rule) or :class:`InvalidCards`."""
+    check_follow_base(ctx, hand, lead, play, seat)
+    if _has_extra_rules(ctx) and prior:
+        ex = _extra_constraints(ctx, hand, lead, prior)
+        ok, en, zh = _extra_ok(ctx, lead, play, ex)
+        if not ok:
+            raise IllegalPlay(f"{_seat_en(seat)} played {format_cards(play)}: {en}.",
+                              f"{_seat_zh(seat)}出了 {format_cards(play)}：{zh}。")
+
+
+def is_legal_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int], *,
+                    prior: Sequence[Sequence[int]] = ()) -> bool:
+    """Whether ``play`` is a legal follow (fast path of :func:`check_follow`)."""
+    if _follow_fault(ctx, hand, lead, play) is not None:
+        return False
+    if _has_extra_rules(ctx) and prior:
+        return _extra_ok(ctx, lead, play, _extra_constraints(ctx, hand, lead, prior))[0]
+    return True
+
+
+def legal_follows(ctx: Context, hand: Counts, lead: Combo, *,
+                  prior: Sequence[Sequence[int]] = ()) -> Iterator[tuple[int, ...]]:
+    """Every distinct legal follow (as a multiset, strongest card first), lazily."""
+    if _has_extra_rules(ctx) and prior:
+        ex = _extra_constraints(ctx, hand, lead, prior)
+        for p in _base_follows(ctx, hand, lead):
+            if _extra_ok(ctx, lead, p, ex)[0]:
+                yield p
+        return
+    yield from _base_follows(ctx, hand, lead)
+
+
+def count_legal_follows(ctx: Context, hand: Counts, lead: Combo, *,
+                        prior: Sequence[Sequence[int]] = ()) -> int:
+    """Number of distinct legal follows; counted by formula where the follower is short of the suit."""
+    if not (_has_extra_rules(ctx) and prior):
+        s = lead.suit
+        m = sum(hand[c] for c in ctx.suit_codes[s])
+        if m <= lead.n:
+            others = [hand[c] for c in range(54) if hand[c] and ctx.esuit[c] != s and ctx.esuit[c] >= 0]
+            return _count_submultisets(others, lead.n - m)
+    return sum(1 for _ in legal_follows(ctx, hand, lead, prior=prior))
+
+
+def first_legal_follow(ctx: Context, hand: Counts, lead: Combo, *,
+                       prior: Sequence[Sequence[int]] = ()) -> tuple[int, ...] | None:
+    return next(islice(legal_follows(ctx, hand, lead, prior=prior), 1), None)
+
+
+def suit_name(suit: int, lang: str = "en") -> str:
+    return SUIT_ZH[suit] if lang.startswith("zh") else SUIT_EN[suit]
+
+
+__all__ = ["SUITS", "ThrowCheck", "can_lead", "check_follow", "check_follow_base", "check_lead",
+           "component_beaten", "count_legal_follows", "count_legal_leads", "first_legal_follow",
+           "is_legal_follow", "legal_follows", "legal_leads", "suit_name", "throw_check"]

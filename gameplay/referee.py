@@ -1,0 +1,337 @@
+"""Referee rulings for one trick, with explanations — the pure part of ``POST /api/v1/referee/trick``.
+
+:func:`rule_trick` takes the exact JSON body of the API and returns a :class:`TrickRuling`
+whose :meth:`TrickRuling.as_api` is the exact answer body. Malformed or impossible input raises
+:class:`RequestInvalid` with messages per JSON path ("variant", "hands.1", "plays.2" …).
+
+A ``level`` is required for tractor and chaodi; for red-five and yongzhou-300 it must be absent
+or null (a value is refused, so that a mistaken variant is noticed).
+
+>>> r = rule_trick({"variant": "tractor", "level": "10", "trump": "H",
+...                 "hands": {"0": "S9 S8 S8 S4 S4", "1": "SJ S2 S2 D3 D3", "2": "H2 H3 H4 H5 H6",
+...                           "3": "C2 C3 C4 C5 C6"},
+...                 "leader": 0, "plays": ["S9 S8 S8 S4 S4"]})
+>>> r.as_api()["lead"]
+{'shape': 'throw', 'components': ['S9', 'S8 S8', 'S4 S4'], 'throw_failed': True, 'forced': 'S9', 'beaten_by': 1}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gameplay.cards import CODE_NAMES, format_cards, parse_cards, to_counts
+from gameplay.combos import Combo
+from gameplay.errors import (
+    GameplayError,
+    IllegalPlay,
+    InvalidCards,
+    InvalidContext,
+    InvalidOption,
+    RequestInvalid,
+    norm_lang,
+)
+from gameplay.legality import SHAPE_EN, SHAPE_ZH, check_follow, check_lead, suit_name, throw_check
+from gameplay.order import TRUMP, Context
+from gameplay.rulesets import ruleset
+from gameplay.tricks import play_key, trick_points
+
+__all__ = ["RequestInvalid", "TrickRuling", "rule_trick"]
+
+KNOWN_FIELDS = {"variant", "options", "players", "decks", "level", "trump", "hands", "leader", "plays"}
+
+
+@dataclass
+class TrickRuling:
+    """A ruling: ``as_api()`` is the API answer; ``explanation`` sentences are in the request's language."""
+
+    lead: dict[str, Any]
+    plays: list[dict[str, Any]]
+    winner: int | None
+    points: int
+    explanation: list[str] = field(default_factory=list)
+    penalty: int = 0
+
+    def as_api(self) -> dict[str, Any]:
+        return {"lead": dict(self.lead), "plays": [dict(p) for p in self.plays], "winner": self.winner,
+                "points": self.points}
+
+
+def _t(lang: str, en: str, zh: str) -> str:
+    return zh if lang == "zh-hans" else en
+
+
+class _Errors:
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.errors: dict[str, list[str]] = {}
+
+    def add(self, path: str, en: str, zh: str) -> None:
+        self.errors.setdefault(path, []).append(_t(self.lang, en, zh))
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise RequestInvalid(self.errors, self.lang)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict[int, list[int]], int, list[list[int]]]:
+    errs = _Errors(lang)
+    if not isinstance(payload, Mapping):
+        errs.add("body", "The request must be a JSON object.", "请求必须是 JSON 对象。")
+        errs.raise_if_any()
+    for key in payload:
+        if key not in KNOWN_FIELDS:
+            errs.add(str(key), f"Unknown field “{key}”.", f"未知字段“{key}”。")
+    variant = payload.get("variant")
+    options = payload.get("options") or {}
+    if not isinstance(options, Mapping):
+        errs.add("options", "“options” must be an object of rule overrides.", "“options”必须是规则选项的对象。")
+        options = {}
+    rules = None
+    try:
+        rules = ruleset(str(variant) if variant is not None else "", dict(options),
+                        decks=payload.get("decks"), players=payload.get("players"))
+    except InvalidOption as e:
+        path = e.option if e.option in ("variant", "decks", "players") else f"options.{e.option}"
+        if variant is None and e.option == "variant":
+            errs.add("variant", "The variant is required: tractor, chaodi, red-five or yongzhou-300.",
+                     "必须填写玩法：tractor、chaodi、red-five 或 yongzhou-300。")
+        else:
+            errs.add(path, e.message("en"), e.message("zh-hans"))
+    errs.raise_if_any()
+    assert rules is not None
+    ctx = None
+    level = payload.get("level")
+    try:
+        ctx = Context(rules, level, payload.get("trump"))
+    except InvalidContext as e:
+        if e.field == "level" and rules.has_levels and level is None:
+            errs.add("level", f"{rules.variant} needs the level being played (2–10, J, Q, K, A).",
+                     f"{rules.variant} 必须填写所打的级别（2–10、J、Q、K、A）。")
+        else:
+            errs.add(e.field, e.message("en"), e.message("zh-hans"))
+    errs.raise_if_any()
+    assert ctx is not None
+    n = rules.players
+    raw_hands = payload.get("hands")
+    hands: dict[int, list[int]] = {}
+    if not isinstance(raw_hands, Mapping):
+        errs.add("hands", f"“hands” must map every seat 0–{n - 1} to its cards.",
+                 f"“hands”必须给出每个座位（0–{n - 1}）的手牌。")
+        errs.raise_if_any()
+        raise AssertionError
+    for key, text in raw_hands.items():
+        path = f"hands.{key}"
+        if not (isinstance(key, str | int) and str(key).isdigit() and int(key) < n):
+            errs.add(path, f"There is no seat {key}: seats are 0–{n - 1}.", f"没有 {key} 号座位：座位为 0–{n - 1}。")
+            continue
+        if not isinstance(text, str | list):
+            errs.add(path, "Cards must be a string like “S9 S8 S8”.", "手牌必须是形如“S9 S8 S8”的字符串。")
+            continue
+        try:
+            codes = parse_cards(text)
+        except InvalidCards as e:
+            errs.add(path, e.message("en"), e.message("zh-hans"))
+            continue
+        bad = [c for c in codes if ctx.esuit[c] < 0]
+        if bad:
+            names = format_cards(bad)
+            errs.add(path, f"{names} is not in the {rules.variant} deck.", f"{names} 不在 {rules.variant} 的牌中。")
+            continue
+        hands[int(key)] = codes
+    for seat in range(n):
+        if str(seat) not in {str(k) for k in raw_hands}:
+            errs.add(f"hands.{seat}", f"Seat {seat}'s cards are missing.", f"缺少 {seat} 号座位的手牌。")
+    errs.raise_if_any()
+    sizes = {len(h) for h in hands.values()}
+    if len(sizes) > 1:
+        common = max(sizes, key=lambda s: sum(1 for h in hands.values() if len(h) == s))
+        for seat, h in sorted(hands.items()):
+            if len(h) != common:
+                errs.add(f"hands.{seat}", f"Seat {seat} has {len(h)} cards but the others have {common}: before a trick "
+                         "every seat holds the same number.",
+                         f"{seat}号座位有{len(h)}张牌，而其他座位有{common}张：每轮出牌前各家张数必须相同。")
+    for seat, h in sorted(hands.items()):
+        if len(h) > rules.hand_size:
+            errs.add(f"hands.{seat}", f"Seat {seat} has {len(h)} cards; a hand of {rules.variant} has at most "
+                     f"{rules.hand_size}.", f"{seat}号座位有{len(h)}张牌；{rules.variant} 每手最多{rules.hand_size}张。")
+        if not h:
+            errs.add(f"hands.{seat}", f"Seat {seat} has no cards.", f"{seat}号座位没有牌。")
+    total = to_counts(c for h in hands.values() for c in h)
+    over = [c for c in range(54) if total[c] > rules.decks]
+    if over:
+        for seat, h in sorted(hands.items()):
+            mine = sorted({c for c in h if c in over})
+            if mine:
+                names = format_cards(mine)
+                errs.add(f"hands.{seat}", f"{names}: the hands hold more copies than the {rules.decks} decks contain.",
+                         f"{names}：各家手牌中的张数超过了{rules.decks}副牌的数量。")
+    leader = payload.get("leader")
+    if not _is_int(leader) or not 0 <= leader < n:
+        errs.add("leader", f"“leader” must be a seat number 0–{n - 1}.", f"“leader”必须是座位号 0–{n - 1}。")
+    raw_plays = payload.get("plays")
+    plays: list[list[int]] = []
+    if not isinstance(raw_plays, list) or not raw_plays:
+        errs.add("plays", "“plays” must list 1 to all players' plays, the leader's first.",
+                 "“plays”必须按顺序列出1到全部玩家的出牌，首家在前。")
+    elif len(raw_plays) > n:
+        errs.add("plays", f"Too many plays: {len(raw_plays)} for {n} players.", f"出牌过多：{n}人只能出{n}手牌。")
+    else:
+        for i, text in enumerate(raw_plays):
+            path = f"plays.{i}"
+            try:
+                if not isinstance(text, str | list):
+                    raise InvalidCards("A play must be a string like “S9 S8 S8”.", "出牌必须是形如“S9 S8 S8”的字符串。")
+                codes = parse_cards(text)
+                if not codes:
+                    raise InvalidCards("A play needs at least one card.", "出牌至少要一张。")
+            except InvalidCards as e:
+                errs.add(path, e.message("en"), e.message("zh-hans"))
+                plays.append([])
+                continue
+            plays.append(codes)
+            if _is_int(leader) and 0 <= leader < n:
+                seat = (leader + i) % n
+                left = to_counts(hands.get(seat, []))
+                lacking = []
+                for c in codes:
+                    if left[c] > 0:
+                        left[c] -= 1
+                    else:
+                        lacking.append(c)
+                if lacking:
+                    names = format_cards(lacking)
+                    errs.add(path, f"Seat {seat} does not hold {names}.", f"{seat}号座位手中没有 {names}。")
+    errs.raise_if_any()
+    return ctx, hands, leader, plays
+
+
+def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
+    """Rule on one trick described by the referee API's JSON body (see module doc)."""
+    lang = norm_lang(lang)
+    ctx, hands, leader, plays = _parse_request(payload, lang)
+    n = ctx.rules.players
+    counts = {s: to_counts(h) for s, h in hands.items()}
+    expl: list[str] = []
+    seat_plays: list[dict[str, Any]] = []
+    lead_play = plays[0]
+    lead_info: dict[str, Any] = {"shape": None, "components": [], "throw_failed": False, "forced": None,
+                                 "beaten_by": None}
+    combo: Combo | None = None
+    penalty = 0
+    rule_desc = ctx.describe()
+    expl.append(_t(lang, f"Context: {rule_desc}.", f"本局：{rule_desc}。"))
+    try:
+        combo = check_lead(ctx, counts[leader], lead_play, seat=leader)
+    except GameplayError as e:
+        seat_plays.append({"seat": leader, "cards": format_cards(lead_play), "legal": False,
+                           "reason": e.message(lang)})
+        expl.append(e.message(lang))
+        try:
+            from gameplay.combos import classify
+            c2 = classify(ctx, lead_play)
+            lead_info["shape"] = c2.shape
+            lead_info["components"] = [str(c) for c in c2.display_components()]
+        except GameplayError:
+            lead_info["shape"] = None
+    if combo is None:
+        for i in range(1, len(plays)):
+            seat = (leader + i) % n
+            reason = _t(lang, "Not judged: the lead is not a legal play.", "无法判定：首家出牌不合规。")
+            seat_plays.append({"seat": seat, "cards": format_cards(plays[i]), "legal": False, "reason": reason})
+        pts = trick_points(ctx, plays)
+        return TrickRuling(lead_info, seat_plays, None, pts, expl)
+    lead_info["shape"] = combo.shape
+    lead_info["components"] = [str(c) for c in combo.display_components()]
+    s = combo.suit
+    sname = suit_name(s, lang)
+    shape_words = SHAPE_ZH[combo.shape] if lang == "zh-hans" else SHAPE_EN[combo.shape]
+    expl.append(_t(lang, f"Seat {leader} leads {format_cards(lead_play)} ({shape_words} of {sname}"
+                   + (": " + ", ".join(lead_info["components"]) if combo.is_throw else "") + ").",
+                   f"{leader}号座位首出 {format_cards(lead_play)}（{sname}{shape_words}"
+                   + ("：" + "、".join(lead_info["components"]) if combo.is_throw else "") + "）。"))
+    effective_lead = combo
+    table_lead = list(lead_play)
+    if combo.is_throw:
+        others = {seat: counts[seat] for seat in range(n) if seat != leader}
+        tc = throw_check(ctx, combo, others, leader)
+        if tc.failed:
+            assert tc.forced is not None and tc.beaten_by is not None
+            forced = tc.forced
+            lead_info["throw_failed"] = True
+            lead_info["forced"] = format_cards(forced.codes)
+            lead_info["beaten_by"] = tc.beaten_by
+            failed_comp = forced.components[0]
+            holder = counts[tc.beaten_by]
+            bigger = [c for c in ctx.suit_codes[s] if holder[c] >= failed_comp.width
+                      and ctx.strength[c] > failed_comp.top]
+            shown = " ".join(CODE_NAMES[c] for c in reversed(bigger[-3:]))
+            expl.append(_t(
+                lang,
+                f"The throw fails: seat {tc.beaten_by} holds a higher {SHAPE_EN[failed_comp.shape][2:]} of {sname} "
+                f"({shown}) than {failed_comp}. Seat {leader} must play {lead_info['forced']} instead (the failing "
+                f"component with the fewest cards, the lowest of those); the other cards go back to the hand.",
+                f"甩牌失败：{tc.beaten_by}号座位有比 {failed_comp} 大的{sname}{SHAPE_ZH[failed_comp.shape]}（{shown}）。"
+                f"{leader}号座位必须改出 {lead_info['forced']}（失败牌型中张数最少、最小的一个），其余的牌收回手中。"))
+            penalty = tc.penalty
+            if penalty:
+                expl.append(_t(lang, f"Throw penalty: {penalty} points ({tc.returned} card(s) returned).",
+                               f"甩牌罚分：{penalty}分（退回{tc.returned}张牌）。"))
+            effective_lead = forced
+            table_lead = list(forced.codes)
+        else:
+            expl.append(_t(lang, "The throw stands: no other player holds a higher combination of the same shape in "
+                                 f"{sname}.", "甩牌成功：其他玩家都没有同花色同牌型更大的牌。"))
+    seat_plays.append({"seat": leader, "cards": format_cards(lead_play), "legal": True, "reason": None})
+    table: list[list[int]] = [table_lead]
+    all_legal = True
+    for i in range(1, len(plays)):
+        seat = (leader + i) % n
+        play = plays[i]
+        try:
+            check_follow(ctx, counts[seat], effective_lead, play, prior=table, seat=seat)
+            seat_plays.append({"seat": seat, "cards": format_cards(play), "legal": True, "reason": None})
+            key = play_key(ctx, effective_lead, play)
+            if key is None:
+                how = _t(lang, "follows without beating (a discard)" if any(ctx.esuit[c] != s for c in play)
+                         else "follows suit", "垫牌" if any(ctx.esuit[c] != s for c in play) else "跟牌")
+            elif key[0] == 1:
+                how = _t(lang, "ruffs with trumps", "用主牌毙")
+            else:
+                how = _t(lang, "follows suit", "跟牌")
+            expl.append(_t(lang, f"Seat {seat} plays {format_cards(play)}: legal, {how}.",
+                           f"{seat}号座位出 {format_cards(play)}：合规，{how}。"))
+        except (IllegalPlay, InvalidCards) as e:
+            all_legal = False
+            seat_plays.append({"seat": seat, "cards": format_cards(play), "legal": False, "reason": e.message(lang)})
+            expl.append(e.message(lang))
+        table.append(play)
+    points = trick_points(ctx, table)
+    winner: int | None = None
+    if all_legal and len(plays) == n:
+        best, best_key = 0, play_key(ctx, effective_lead, table[0])
+        assert best_key is not None
+        for i in range(1, n):
+            k = play_key(ctx, effective_lead, table[i])
+            if k is not None and k > best_key:
+                best, best_key = i, k
+        winner = (leader + best) % n
+        why = _t(lang, "(the highest play that covers the lead's structure; among equal plays the first played wins)",
+                 "（能盖过首家牌型的最大者；大小相同先出为大）")
+        if best_key[0] == 1 and s != TRUMP:
+            why = _t(lang, "(the highest trump play covering the lead's structure)", "（盖过首家牌型的最大主牌）")
+        expl.append(_t(lang, f"Seat {winner} wins the trick with {format_cards(table[best])} {why}; "
+                             f"the trick holds {points} points.",
+                       f"{winner}号座位以 {format_cards(table[best])} 赢得本轮{why}；本轮共{points}分。"))
+    elif len(plays) < n:
+        expl.append(_t(lang, f"The trick is not complete yet ({len(plays)} of {n} plays); points so far: {points}.",
+                       f"本轮尚未出完（{len(plays)}/{n}）；目前共{points}分。"))
+    else:
+        expl.append(_t(lang, f"No winner: an illegal play must be taken back first. Points on the table: {points}.",
+                       f"不合规的出牌须先收回，暂无赢家。桌面共{points}分。"))
+    return TrickRuling(lead_info, seat_plays, winner, points, expl, penalty)

@@ -1,0 +1,833 @@
+"""Elimination brackets as pure data: seeding, generation, advancing winners, resetting after a correction.
+
+This module is plain Python (no Django import); the models and services of ``tournaments`` store what
+it computes and call it again to decide where a winner goes.
+
+Seeding
+-------
+:func:`seed_order` turns :class:`Entry` records (an opaque hashable id with an optional rating and manual
+seed number) into a list of ids, best seed first, by one of three methods: ``"manual"``, ``"rating"``
+or ``"random"`` (with a caller-supplied, seeded :class:`random.Random`, so a draw can be replayed).
+
+Generation
+----------
+:func:`single_elimination` (and :func:`double_elimination`, the format of the next issue) take the ids
+in seed order and return a :class:`Bracket`: an immutable value holding every match to be played.
+
+The bracket size is the next power of two; seeds are placed in the usual recursive order (1 v N,
+then the winner meets the 2^k-th seed's side ...), so seeds 1 and 2 can only meet in the final, seeds
+1-4 only in the semi-finals, and so on. The ``size - n`` missing seeds are the byes; they pair with the
+top seeds, and a bye never meets a bye.
+
+**Byes are resolved at generation time: there is no match row for a bye.** A seed with a bye is placed
+directly into its round-2 slot (``Bracket.byes`` lists them; :meth:`Bracket.tree` shows them as
+:class:`Bye` cells for drawing). So every stored match has two real contestants (or slots waiting for
+the winner/loser of an earlier real match), the number of matches of a single elimination of ``n``
+entries is exactly ``n - 1`` (plus one third-place match when asked for and ``n >= 4``), and the models
+need no "bye" status and no empty-slot special cases. The same rule ("a match with one structurally
+empty slot does not exist; whoever would fill the other slot goes on to where its winner would go")
+is applied to every match, which is what makes double elimination with byes work (a loser of a bye
+"match" does not exist, so the losers'-bracket match waiting for it disappears too).
+
+Match keys are stable and positional: ``R{round}-M{position}`` where the position counts every slot of
+the full power-of-two bracket, so round 1 has gaps where the byes are (with 5 entries the only round-1
+match is ``R1-M2``: seeds 4 v 5; seeds 1, 2 and 3 start in round 2). Double elimination uses ``W{r}-M{p}``, ``L{r}-M{p}``,
+``GF1`` and ``GF2``; the third-place match is ``3P``.
+
+Data model implied for the Django ``Match`` rows (one row per :class:`Match`)
+---------------------------------------------------------------------------
+* ``key`` (unique per stage), ``section`` (:class:`Section` value), ``round``, ``position``;
+* two entry slots ``entry_0`` / ``entry_1`` (nullable: empty until the feeding match is decided);
+* ``winner_slot`` (null, 0 or 1);
+* ``next_match`` + ``next_slot`` (where the winner goes; null for a final);
+* ``loser_next_match`` + ``loser_next_slot`` (semi-finals to the third-place match, winners' bracket to
+  losers' bracket, grand final to its reset);
+* ``final_if_won_by`` (null, 0 or 1): only the first grand final of a double elimination with a reset
+  has it — if the entry in that slot (the winners'-bracket champion) wins, the event is over and the
+  reset match ``GF2`` is not played (:attr:`MatchStatus.NOT_NEEDED`).
+
+Everything else (round names, which slot waits for whom, byes, the champion) is derived from these.
+
+Advancing and corrections
+-------------------------
+:func:`advance` records a winner and places the winner and loser in their next slots, returning a new
+bracket. :func:`routing` answers where they go without changing anything. :func:`dependents` lists
+every later match that can depend on a match's result; :func:`reset_from` clears a decided match and
+everything that was built on it (the entries it sent on, and the results of matches they played),
+reporting which later matches were touched — what an organizer must be warned about when forcing a
+correction of a finished match whose winner already played on. After a reset, call :func:`advance`
+again with the corrected winner.
+
+>>> b = single_elimination(["A", "B", "C", "D", "E"])
+>>> [m.key for m in b.matches], b.byes
+(['R1-M2', 'R2-M1', 'R2-M2', 'R3-M1'], ('A', 'B', 'C'))
+>>> b.match("R1-M2").entries, b.match("R1-M2").winner_to
+(('D', 'E'), SlotRef(match='R2-M1', slot=1))
+>>> b = advance(b, "R1-M2", 1)
+>>> b.match("R2-M1").entries, b.match("R2-M1").name
+(('A', 'E'), 'semi-final')
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import deque
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Generic, Literal, TypeVar
+
+__all__ = [
+    "MAX_ENTRIES",
+    "MIN_ENTRIES",
+    "Bracket",
+    "BracketError",
+    "Bye",
+    "Entry",
+    "GrandFinal",
+    "Match",
+    "MatchStatus",
+    "Reset",
+    "RoundView",
+    "Routing",
+    "Section",
+    "SeedingMethod",
+    "SlotRef",
+    "Source",
+    "advance",
+    "bracket_size",
+    "dependents",
+    "double_elimination",
+    "reset_from",
+    "round_name",
+    "routing",
+    "seed_order",
+    "seeding_positions",
+    "single_elimination",
+]
+
+T = TypeVar("T", bound=Hashable)
+
+MIN_ENTRIES = 2
+MAX_ENTRIES = 512
+
+
+class BracketError(ValueError):
+    """A bracket cannot be built, or a result cannot be applied as asked."""
+
+
+# --------------------------------------------------------------------------------------------- seeding
+
+
+class SeedingMethod(enum.StrEnum):
+    MANUAL = "manual"
+    RATING = "rating"
+    RANDOM = "random"
+
+
+@dataclass(frozen=True)
+class Entry(Generic[T]):
+    """One competitor to seed: an opaque id (a team or player primary key, say) with optional data."""
+
+    id: T
+    rating: float | None = None
+    seed: int | None = None
+
+
+def seed_order(
+    entries: Iterable[Entry[T]], method: SeedingMethod | str, *, rng: random.Random | None = None
+) -> list[T]:
+    """The entry ids, best seed first.
+
+    * ``"manual"``: by the entries' ``seed`` numbers (distinct, from 1); entries without one follow in
+      the given order. With no seed numbers at all the given order is kept.
+    * ``"rating"``: highest rating first; entries without a rating last; ties by manual seed number,
+      then by the given order (so pass entries in a stable order, e.g. by registration).
+    * ``"random"``: a shuffle of the given order by ``rng`` (required: ``random.Random(seed)``), so the
+      same seed and the same input order give the same draw.
+
+    >>> seed_order([Entry("a", 1500), Entry("b", 1700), Entry("c", 1500)], "rating")
+    ['b', 'a', 'c']
+    >>> seed_order([Entry("a", seed=2), Entry("b"), Entry("c", seed=1)], "manual")
+    ['c', 'a', 'b']
+    """
+    items = list(entries)
+    ids = [e.id for e in items]
+    if len(set(ids)) != len(ids):
+        raise BracketError("An entry appears twice.")
+    try:
+        how = SeedingMethod(method)
+    except ValueError:
+        raise BracketError(f"Unknown seeding method {method!r}.") from None
+    seeds = [e.seed for e in items if e.seed is not None]
+    if len(set(seeds)) != len(seeds):
+        raise BracketError("Two entries have the same seed number.")
+    if any(s < 1 for s in seeds):
+        raise BracketError("Seed numbers start at 1.")
+    indexed = list(enumerate(items))
+    if how is SeedingMethod.MANUAL:
+        indexed.sort(key=lambda p: (p[1].seed is None, p[1].seed or 0, p[0]))
+    elif how is SeedingMethod.RATING:
+        indexed.sort(
+            key=lambda p: (
+                p[1].rating is None,
+                -(p[1].rating or 0),
+                p[1].seed is None,
+                p[1].seed or 0,
+                p[0],
+            )
+        )
+    else:
+        if rng is None:
+            raise BracketError("Random seeding needs a random.Random(seed) so the draw can be replayed.")
+        rng.shuffle(indexed)
+    return [e.id for _, e in indexed]
+
+
+def bracket_size(n: int) -> int:
+    """The number of slots of the first round: the smallest power of two holding ``n`` entries.
+
+    >>> [bracket_size(n) for n in (2, 3, 4, 5, 16, 17, 512)]
+    [2, 4, 4, 8, 16, 32, 512]
+    """
+    if n < 1:
+        raise BracketError("A bracket needs entries.")
+    return 1 << (n - 1).bit_length()
+
+
+def seeding_positions(size: int) -> list[int]:
+    """Seed numbers in bracket order for a power-of-two ``size``: slots 2i and 2i+1 meet in round 1.
+
+    >>> seeding_positions(8)
+    [1, 8, 4, 5, 2, 7, 3, 6]
+    """
+    if size < 2 or size & (size - 1):
+        raise BracketError("The bracket size must be a power of two, at least 2.")
+    order = [1, 2]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [s for seed in order for s in (seed, total - seed)]
+    return order
+
+
+# ---------------------------------------------------------------------------------------- data model
+
+
+class Section(enum.StrEnum):
+    MAIN = "main"  # single elimination
+    THIRD_PLACE = "third_place"
+    WINNERS = "winners"  # double elimination
+    LOSERS = "losers"
+    GRAND_FINAL = "grand_final"
+
+
+class GrandFinal(enum.StrEnum):
+    """How a double elimination ends."""
+
+    SINGLE = "single"  # one match between the two bracket champions
+    RESET = "reset"  # a second match if the losers'-bracket champion wins the first
+    NONE = "none"  # no grand final: the winners'-bracket champion wins the event
+
+
+class MatchStatus(enum.StrEnum):
+    WAITING = "waiting"  # a slot waits for an earlier match
+    READY = "ready"
+    DECIDED = "decided"
+    NOT_NEEDED = "not_needed"  # the grand-final reset when the winners'-bracket champion won the first
+
+
+@dataclass(frozen=True)
+class SlotRef:
+    """A slot (0 or 1) of a match, named by key."""
+
+    match: str
+    slot: int
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a slot's entry comes from: placed at generation (with its seed number), or the winner or
+    loser of an earlier match. For drawing "Winner of R1-M3" before it is known."""
+
+    kind: Literal["seed", "winner", "loser"]
+    seed: int | None = None
+    match: str | None = None
+
+
+@dataclass(frozen=True)
+class Match(Generic[T]):
+    key: str
+    section: Section
+    round: int
+    position: int
+    name: str
+    sources: tuple[Source, Source]
+    entries: tuple[T | None, T | None] = (None, None)
+    winner_slot: int | None = None
+    winner_to: SlotRef | None = None
+    loser_to: SlotRef | None = None
+    final_if_won_by: int | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self.winner_slot is not None
+
+    @property
+    def winner(self) -> T | None:
+        return None if self.winner_slot is None else self.entries[self.winner_slot]
+
+    @property
+    def loser(self) -> T | None:
+        return None if self.winner_slot is None else self.entries[1 - self.winner_slot]
+
+
+@dataclass(frozen=True)
+class Bye(Generic[T]):
+    """A round-1 position without a match: ``entry`` (seed ``seed``) goes straight to ``advances_to``."""
+
+    entry: T
+    seed: int
+    advances_to: SlotRef
+
+
+@dataclass(frozen=True)
+class RoundView(Generic[T]):
+    """One column of the drawn bracket. ``code``/``number`` let the UI translate the name itself
+    (see :func:`round_name`)."""
+
+    section: Section
+    round: int
+    name: str
+    code: str
+    number: int
+    cells: tuple[Match[T] | Bye[T] | None, ...]
+
+
+@dataclass(frozen=True)
+class Routing(Generic[T]):
+    """Where the two contestants of a match go for a given winner (``None``: nowhere further)."""
+
+    winner: T
+    loser: T
+    winner_to: SlotRef | None
+    loser_to: SlotRef | None
+    ends_event: bool
+
+
+@dataclass(frozen=True)
+class Reset(Generic[T]):
+    bracket: Bracket[T]
+    affected: tuple[str, ...]  # later matches that lost an entry (in play order)
+    cleared_results: tuple[str, ...]  # of those, the ones whose result was cleared
+
+
+@dataclass(frozen=True)
+class Bracket(Generic[T]):
+    format: Literal["single", "double"]
+    seeds: tuple[T, ...]  # seed number = index + 1
+    size: int
+    matches: tuple[Match[T], ...]  # in a play order: every match after the matches feeding it
+    byes: tuple[T, ...]
+    third_place: bool = False
+    grand_final: GrandFinal | None = None
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {m.key: i for i, m in enumerate(self.matches)}
+
+    @cached_property
+    def _feeders(self) -> dict[str, tuple[str, ...]]:
+        feeders: dict[str, list[str]] = {m.key: [] for m in self.matches}
+        for m in self.matches:
+            for ref in (m.winner_to, m.loser_to):
+                if ref is not None:
+                    feeders[ref.match].append(m.key)
+        return {k: tuple(v) for k, v in feeders.items()}
+
+    def match(self, key: str) -> Match[T]:
+        try:
+            return self.matches[self._index[key]]
+        except KeyError:
+            raise BracketError(f"No match {key!r} in this bracket.") from None
+
+    def seed_of(self, entry: T) -> int:
+        return self.seeds.index(entry) + 1
+
+    def status(self, key: str) -> MatchStatus:
+        m = self.match(key)
+        if m.decided:
+            return MatchStatus.DECIDED
+        for feeder in self._feeders[key]:
+            f = self.match(feeder)
+            if f.winner_slot is not None and f.winner_slot == f.final_if_won_by:
+                return MatchStatus.NOT_NEEDED
+        if m.entries[0] is None or m.entries[1] is None:
+            return MatchStatus.WAITING
+        return MatchStatus.READY
+
+    def ready(self) -> list[Match[T]]:
+        """Matches that can be played now, in play order."""
+        return [m for m in self.matches if self.status(m.key) is MatchStatus.READY]
+
+    @property
+    def finished(self) -> bool:
+        return all(self.status(m.key) in (MatchStatus.DECIDED, MatchStatus.NOT_NEEDED) for m in self.matches)
+
+    @property
+    def champion(self) -> T | None:
+        if self.format == "single":
+            return self._final_winner(Section.MAIN)
+        gf = self.grand_final
+        if gf is GrandFinal.NONE:
+            return self._final_winner(Section.WINNERS)
+        gf1 = self.match("GF1")
+        if gf1.winner_slot is None:
+            return None
+        if gf is GrandFinal.SINGLE or gf1.winner_slot == gf1.final_if_won_by:
+            return gf1.winner
+        return self.match("GF2").winner
+
+    @property
+    def third(self) -> T | None:
+        """The winner of the third-place match, or the only semi-final loser when there are 3 entries."""
+        if self.format != "single" or not self.third_place or len(self.seeds) < 3:
+            return None
+        if len(self.seeds) == 3:
+            return self._final_round(Section.MAIN, -2)[0].loser
+        return self.match("3P").winner
+
+    def _final_round(self, section: Section, offset: int = -1) -> list[Match[T]]:
+        rounds = sorted({m.round for m in self.matches if m.section is section})
+        r = rounds[offset]
+        return [m for m in self.matches if m.section is section and m.round == r]
+
+    def _final_winner(self, section: Section) -> T | None:
+        return self._final_round(section)[0].winner
+
+    def rounds(self, section: Section | None = None) -> list[RoundView[T]]:
+        """The rounds of one section (all by default) with their existing matches in display order."""
+        sections = [section] if section is not None else list(Section)
+        views: list[RoundView[T]] = []
+        for sec in sections:
+            ms = sorted((m for m in self.matches if m.section is sec), key=lambda m: (m.round, m.position))
+            for r in sorted({m.round for m in ms}):
+                cells = tuple(m for m in ms if m.round == r)
+                code, number = _round_code(sec, r, self._round_count(sec), self.size)
+                views.append(RoundView(sec, r, cells[0].name, code, number, cells))
+        return views
+
+    def tree(self) -> list[RoundView[T]]:
+        """The main (or winners') bracket as a full binary tree for drawing: round ``r`` has
+        ``size / 2**r`` cells, a round-1 cell being a :class:`Match` or a :class:`Bye`. The third-place
+        match and the losers' bracket are not in the tree: see :meth:`rounds`."""
+        sec = Section.MAIN if self.format == "single" else Section.WINNERS
+        by_pos = {(m.round, m.position): m for m in self.matches if m.section is sec}
+        positions = seeding_positions(self.size)
+        total = self._round_count(sec)
+        views: list[RoundView[T]] = []
+        for r in range(1, total + 1):
+            cells: list[Match[T] | Bye[T] | None] = []
+            for p in range(1, self.size // 2**r + 1):
+                m = by_pos.get((r, p))
+                if m is None and r == 1:
+                    seed = min(positions[2 * p - 2], positions[2 * p - 1])
+                    cells.append(Bye(self.seeds[seed - 1], seed, _bye_target(self, seed)))
+                else:
+                    cells.append(m)
+            code, number = _round_code(sec, r, total, self.size)
+            views.append(RoundView(sec, r, round_name(code, number), code, number, tuple(cells)))
+        return views
+
+    def _round_count(self, section: Section) -> int:
+        return max((m.round for m in self.matches if m.section is section), default=0)
+
+
+def _bye_target(bracket: Bracket[T], seed: int) -> SlotRef:
+    for m in bracket.matches:
+        for slot, src in enumerate(m.sources):
+            if src.kind == "seed" and src.seed == seed:
+                return SlotRef(m.key, slot)
+    raise BracketError(f"Seed {seed} is nowhere in the bracket.")  # pragma: no cover
+
+
+# ------------------------------------------------------------------------------------------ names
+
+_NAMES: dict[str, tuple[str, str]] = {
+    "final": ("final", "决赛"),
+    "semi-final": ("semi-final", "半决赛"),
+    "quarter-final": ("quarter-final", "四分之一决赛"),
+    "round-of": ("round of {n}", "{n}强赛"),
+    "third-place": ("third-place match", "三四名决赛"),
+    "winners-round": ("winners' round {n}", "胜者组第{n}轮"),
+    "winners-final": ("winners' final", "胜者组决赛"),
+    "losers-round": ("losers' round {n}", "败者组第{n}轮"),
+    "losers-final": ("losers' final", "败者组决赛"),
+    "grand-final": ("grand final", "总决赛"),
+    "grand-final-reset": ("grand final reset", "总决赛加赛"),
+}
+
+
+def round_name(code: str, number: int = 0, lang: str = "en") -> str:
+    """A round's name from its code (see :class:`RoundView`) in ``"en"`` or ``"zh-hans"``.
+
+    >>> round_name("round-of", 16), round_name("round-of", 16, "zh-hans"), round_name("final", lang="zh-hans")
+    ('round of 16', '16强赛', '决赛')
+    """
+    en, zh = _NAMES[code]
+    return (zh if lang.lower().startswith("zh") else en).format(n=number)
+
+
+def _round_code(section: Section, r: int, total: int, size: int) -> tuple[str, int]:
+    if section is Section.MAIN:
+        left = total - r
+        if left <= 2:
+            return ("final", "semi-final", "quarter-final")[left], 0
+        return "round-of", size >> (r - 1)
+    if section is Section.THIRD_PLACE:
+        return "third-place", 0
+    if section is Section.WINNERS:
+        return ("winners-final", 0) if r == total else ("winners-round", r)
+    if section is Section.LOSERS:
+        return ("losers-final", 0) if r == total else ("losers-round", r)
+    return ("grand-final", 0) if r == 1 else ("grand-final-reset", 0)
+
+
+# ------------------------------------------------------------------------------------------ building
+
+
+@dataclass(frozen=True)
+class _Src:
+    kind: Literal["seed", "empty", "winner", "loser"]
+    seed: int = 0
+    match: str = ""
+
+
+_EMPTY = _Src("empty")
+
+
+@dataclass
+class _Proto:
+    key: str
+    section: Section
+    round: int
+    position: int
+    sources: tuple[_Src, _Src]
+    final_if_won_by: int | None = None
+
+
+def _check_entries(seeded_ids: Sequence[T]) -> tuple[T, ...]:
+    ids = tuple(seeded_ids)
+    if not MIN_ENTRIES <= len(ids) <= MAX_ENTRIES:
+        raise BracketError(f"An elimination needs {MIN_ENTRIES} to {MAX_ENTRIES} entries, not {len(ids)}.")
+    if len(set(ids)) != len(ids):
+        raise BracketError("An entry appears twice.")
+    return ids
+
+
+def _first_round(prefix: str, section: Section, n: int, size: int) -> list[_Proto]:
+    positions = seeding_positions(size)
+    protos = []
+    for p in range(1, size // 2 + 1):
+        pair = positions[2 * p - 2 : 2 * p]
+        srcs = tuple(_Src("seed", seed=s) if s <= n else _EMPTY for s in pair)
+        protos.append(_Proto(f"{prefix}1-M{p}", section, 1, p, (srcs[0], srcs[1])))
+    return protos
+
+
+def _next_round(prefix: str, section: Section, prev: list[_Proto], r: int) -> list[_Proto]:
+    return [
+        _Proto(
+            f"{prefix}{r}-M{i + 1}",
+            section,
+            r,
+            i + 1,
+            (_Src("winner", match=prev[2 * i].key), _Src("winner", match=prev[2 * i + 1].key)),
+        )
+        for i in range(len(prev) // 2)
+    ]
+
+
+def _resolve(
+    fmt: Literal["single", "double"],
+    ids: tuple[T, ...],
+    size: int,
+    protos: list[_Proto],
+    third_place: bool = False,
+    grand_final: GrandFinal | None = None,
+) -> Bracket[T]:
+    """Drop every match with a structurally empty slot (a bye), passing its only contestant on, and
+    link the remaining matches."""
+    out: dict[tuple[str, str], _Src] = {}
+    real: list[tuple[_Proto, tuple[_Src, _Src]]] = []
+
+    def sub(src: _Src) -> _Src:
+        return out[(src.match, src.kind)] if src.kind in ("winner", "loser") else src
+
+    for proto in protos:
+        a, b = (sub(s) for s in proto.sources)
+        empties = (a is _EMPTY) + (b is _EMPTY)
+        if empties == 2:
+            out[(proto.key, "winner")] = out[(proto.key, "loser")] = _EMPTY
+        elif empties == 1:
+            out[(proto.key, "winner")] = b if a is _EMPTY else a
+            out[(proto.key, "loser")] = _EMPTY
+        else:
+            out[(proto.key, "winner")] = _Src("winner", match=proto.key)
+            out[(proto.key, "loser")] = _Src("loser", match=proto.key)
+            real.append((proto, (a, b)))
+
+    winner_to: dict[str, SlotRef] = {}
+    loser_to: dict[str, SlotRef] = {}
+    for proto, srcs in real:
+        for slot, src in enumerate(srcs):
+            target = winner_to if src.kind == "winner" else loser_to if src.kind == "loser" else None
+            if target is not None:
+                assert src.match not in target, "an outcome feeds two slots"
+                target[src.match] = SlotRef(proto.key, slot)
+
+    counts: dict[Section, int] = {}
+    for proto, _ in real:
+        counts[proto.section] = max(counts.get(proto.section, 0), proto.round)
+    counts[Section.MAIN] = counts[Section.WINNERS] = size.bit_length() - 1
+
+    matches: list[Match[T]] = []
+    byes: list[T] = []
+    for proto, srcs in real:
+        entries = tuple(ids[s.seed - 1] if s.kind == "seed" else None for s in srcs)
+        if proto.round > 1:
+            byes.extend(e for e in entries if e is not None)
+        code, number = _round_code(proto.section, proto.round, counts[proto.section], size)
+        matches.append(
+            Match(
+                key=proto.key,
+                section=proto.section,
+                round=proto.round,
+                position=proto.position,
+                name=round_name(code, number),
+                sources=(_public(srcs[0]), _public(srcs[1])),
+                entries=(entries[0], entries[1]),
+                winner_to=winner_to.get(proto.key),
+                loser_to=loser_to.get(proto.key),
+                final_if_won_by=proto.final_if_won_by,
+            )
+        )
+    byes.sort(key=ids.index)
+    return Bracket(fmt, ids, size, tuple(matches), tuple(byes), third_place, grand_final)
+
+
+def _public(src: _Src) -> Source:
+    if src.kind == "seed":
+        return Source("seed", seed=src.seed)
+    assert src.kind in ("winner", "loser")
+    return Source(src.kind, match=src.match)
+
+
+def single_elimination(seeded_ids: Sequence[T], *, third_place: bool = False) -> Bracket[T]:
+    """A single-elimination bracket for 2 to 512 entries given best seed first.
+
+    With ``third_place`` the two semi-final losers meet in match ``3P``; with fewer than 4 entries
+    there is no such match (with 3 entries the only semi-final loser is third, see
+    :attr:`Bracket.third`).
+    """
+    ids = _check_entries(seeded_ids)
+    size = bracket_size(len(ids))
+    rounds = [_first_round("R", Section.MAIN, len(ids), size)]
+    while len(rounds[-1]) > 1:
+        rounds.append(_next_round("R", Section.MAIN, rounds[-1], len(rounds) + 1))
+    protos = [p for rnd in rounds[:-1] for p in rnd]
+    if third_place and len(rounds) >= 2:
+        semis = rounds[-2]
+        protos.append(
+            _Proto(
+                "3P",
+                Section.THIRD_PLACE,
+                1,
+                1,
+                (_Src("loser", match=semis[0].key), _Src("loser", match=semis[1].key)),
+            )
+        )
+    protos.extend(rounds[-1])
+    return _resolve("single", ids, size, protos, third_place=third_place)
+
+
+def double_elimination(
+    seeded_ids: Sequence[T], *, grand_final: GrandFinal | str = GrandFinal.SINGLE
+) -> Bracket[T]:
+    """A double-elimination bracket for 2 to 512 entries given best seed first.
+
+    Losers of winners' round 1 meet in losers' round 1; from winners' round 2 on, the losers drop into
+    the even losers' rounds (in reversed order every other round, to put off rematches), and the odd
+    losers' rounds pair the survivors. The grand final ``GF1`` puts the winners'-bracket champion in
+    slot 0 against the losers'-bracket champion; with ``"reset"`` a second match ``GF2`` (slot 0: the
+    winners'-bracket champion) is played only if slot 1 wins ``GF1``; with ``"none"`` there is no grand
+    final and the winners'-bracket champion wins the event.
+    """
+    ids = _check_entries(seeded_ids)
+    gf = GrandFinal(grand_final)
+    size = bracket_size(len(ids))
+    k = size.bit_length() - 1
+    w_rounds = [_first_round("W", Section.WINNERS, len(ids), size)]
+    protos = list(w_rounds[0])
+    l_last: list[_Proto] = []
+    if k >= 2:
+        w1 = w_rounds[0]
+        l_last = [
+            _Proto(
+                f"L1-M{i + 1}",
+                Section.LOSERS,
+                1,
+                i + 1,
+                (_Src("loser", match=w1[2 * i].key), _Src("loser", match=w1[2 * i + 1].key)),
+            )
+            for i in range(len(w1) // 2)
+        ]
+        protos.extend(l_last)
+    for r in range(2, k + 1):
+        w_round = _next_round("W", Section.WINNERS, w_rounds[-1], r)
+        w_rounds.append(w_round)
+        protos.extend(w_round)
+        m = len(w_round)
+        drop = w_round if r % 2 else list(reversed(w_round))
+        lr = 2 * r - 2
+        major = [
+            _Proto(
+                f"L{lr}-M{i + 1}",
+                Section.LOSERS,
+                lr,
+                i + 1,
+                (_Src("winner", match=l_last[i].key), _Src("loser", match=drop[i].key)),
+            )
+            for i in range(m)
+        ]
+        protos.extend(major)
+        l_last = major
+        if r < k:
+            l_last = _next_round("L", Section.LOSERS, major, lr + 1)
+            protos.extend(l_last)
+    w_final = w_rounds[-1][0].key
+    lb_champion = _Src("winner", match=l_last[0].key) if l_last else _Src("loser", match=w_final)
+    if gf is not GrandFinal.NONE:
+        protos.append(
+            _Proto(
+                "GF1",
+                Section.GRAND_FINAL,
+                1,
+                1,
+                (_Src("winner", match=w_final), lb_champion),
+                final_if_won_by=0 if gf is GrandFinal.RESET else None,
+            )
+        )
+        if gf is GrandFinal.RESET:
+            protos.append(
+                _Proto(
+                    "GF2",
+                    Section.GRAND_FINAL,
+                    2,
+                    1,
+                    (_Src("loser", match="GF1"), _Src("winner", match="GF1")),
+                )
+            )
+    return _resolve("double", ids, size, protos, grand_final=gf)
+
+
+# --------------------------------------------------------------------------------------- results
+
+
+_CHAMPION_SECTIONS = (Section.MAIN, Section.WINNERS, Section.GRAND_FINAL)
+
+
+def routing(bracket: Bracket[T], match_key: str, winner_slot: int) -> Routing[T]:
+    """Where the winner and loser of ``match_key`` go if the entry in ``winner_slot`` wins."""
+    m = bracket.match(match_key)
+    if winner_slot not in (0, 1):
+        raise BracketError("The winner slot is 0 or 1.")
+    winner, loser = m.entries[winner_slot], m.entries[1 - winner_slot]
+    if winner is None or loser is None:
+        raise BracketError(f"Match {match_key} does not have both contestants yet.")
+    ends = m.final_if_won_by is not None and m.final_if_won_by == winner_slot
+    return Routing(
+        winner=winner,
+        loser=loser,
+        winner_to=None if ends else m.winner_to,
+        loser_to=None if ends else m.loser_to,
+        ends_event=ends or (m.winner_to is None and m.section in _CHAMPION_SECTIONS),
+    )
+
+
+def advance(bracket: Bracket[T], match_key: str, winner_slot: int) -> Bracket[T]:
+    """Record that the entry in ``winner_slot`` won ``match_key``; place winner and loser onward."""
+    status = bracket.status(match_key)
+    if status is MatchStatus.DECIDED:
+        raise BracketError(f"Match {match_key} is already decided; reset it first.")
+    if status is MatchStatus.NOT_NEEDED:
+        raise BracketError(f"Match {match_key} is not played.")
+    route = routing(bracket, match_key, winner_slot)
+    changed: dict[str, Match[T]] = {match_key: replace(bracket.match(match_key), winner_slot=winner_slot)}
+    for ref, entry in ((route.winner_to, route.winner), (route.loser_to, route.loser)):
+        if ref is None:
+            continue
+        target = changed.get(ref.match, bracket.match(ref.match))
+        if target.entries[ref.slot] is not None:
+            raise BracketError(f"Slot {ref.slot} of {ref.match} is already taken.")
+        changed[ref.match] = replace(target, entries=_set_slot(target.entries, ref.slot, entry))
+    return replace(bracket, matches=tuple(changed.get(m.key, m) for m in bracket.matches))
+
+
+def _set_slot(entries: tuple[T | None, T | None], slot: int, value: T | None) -> tuple[T | None, T | None]:
+    return (value, entries[1]) if slot == 0 else (entries[0], value)
+
+
+def dependents(bracket: Bracket[T], match_key: str) -> list[str]:
+    """Every later match that the result of ``match_key`` can reach (through winners or losers), in
+    play order."""
+    seen: set[str] = set()
+    queue = deque([match_key])
+    while queue:
+        m = bracket.match(queue.popleft())
+        for ref in (m.winner_to, m.loser_to):
+            if ref is not None and ref.match not in seen:
+                seen.add(ref.match)
+                queue.append(ref.match)
+    return [m.key for m in bracket.matches if m.key in seen]
+
+
+def reset_from(bracket: Bracket[T], match_key: str) -> Reset[T]:
+    """Clear the result of ``match_key`` and everything built on it.
+
+    The entries it sent on are taken out of their next slots; a later match that had been decided with
+    such an entry loses its result too, recursively. ``match_key`` keeps its two contestants. The
+    answer lists the later matches touched (``affected``) and those whose result was cleared.
+    """
+    current: dict[str, Match[T]] = {m.key: m for m in bracket.matches}
+    affected: set[str] = set()
+    cleared: set[str] = set()
+
+    def undo(key: str) -> None:
+        m = current[key]
+        ws = m.winner_slot
+        if ws is None:
+            return
+        current[key] = replace(m, winner_slot=None)
+        if m.final_if_won_by is not None and m.final_if_won_by == ws:
+            return
+        for ref in (m.winner_to, m.loser_to):
+            if ref is None:
+                continue
+            target = current[ref.match]
+            if target.entries[ref.slot] is None:
+                continue
+            affected.add(ref.match)
+            current[ref.match] = replace(target, entries=_set_slot(target.entries, ref.slot, None))
+            if target.winner_slot is not None:
+                cleared.add(ref.match)
+                undo(ref.match)
+
+    bracket.match(match_key)
+    undo(match_key)
+    order = [m.key for m in bracket.matches]
+    return Reset(
+        bracket=replace(bracket, matches=tuple(current[k] for k in order)),
+        affected=tuple(k for k in order if k in affected),
+        cleared_results=tuple(k for k in order if k in cleared),
+    )

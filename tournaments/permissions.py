@@ -1,0 +1,35 @@
+"""Who may do what. Organizer: owner, co-organizers and superusers. Scorer: a tournament's scorers
+(every table) or whoever holds a table's secret link (that table only). Public: reads public tournaments."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from tournaments.models import Match, Tournament
+
+
+def is_organizer(user: Any, tournament: Tournament) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser or tournament.owner_id == user.pk:
+        return True
+    return tournament.organizers.filter(pk=user.pk).exists()
+
+
+def is_scorer(user: Any, tournament: Tournament) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return is_organizer(user, tournament) or tournament.scorers.filter(pk=user.pk).exists()
+
+
+def token_matches(match: Match, token: str | None) -> bool:
+    return bool(token) and secrets.compare_digest(str(token), match.scorer_token)
+
+
+def can_score_match(user: Any, match: Match, token: str | None = None) -> bool:
+    return token_matches(match, token) or is_scorer(user, match.stage.tournament)
+
+
+def can_view(user: Any, tournament: Tournament) -> bool:
+    return tournament.is_public or is_scorer(user, tournament)

@@ -1,0 +1,181 @@
+"""Reads: standings, the bracket as a tree, tables in play, match histories — with a bounded number
+of queries whatever the tournament's size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
+
+from config.i18n import core_lang
+from tournaments.brackets import round_name
+from tournaments.models import Entry, HandRecord, Match, Stage, Tournament
+from tournaments.permissions import can_view
+
+LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def level_index(level: str | None) -> int:
+    return LEVELS.index(level) if level in LEVELS else 0
+
+
+def tournaments_visible(user: Any) -> QuerySet[Tournament]:
+    qs = Tournament.objects.select_related("owner")
+    if getattr(user, "is_superuser", False):
+        return qs
+    if getattr(user, "is_authenticated", False):
+        from django.db.models import Q
+
+        return qs.filter(Q(is_public=True) | Q(owner=user) | Q(organizers=user) | Q(scorers=user)).distinct()
+    return qs.filter(is_public=True)
+
+
+def tournament_get_for_viewer(*, pk: int, user: Any) -> Tournament | None:
+    tournament = Tournament.objects.select_related("owner").filter(pk=pk).first()
+    if tournament is None or not can_view(user, tournament):
+        return None
+    return tournament
+
+
+def matches_of(tournament: Tournament) -> QuerySet[Match]:
+    return (Match.objects.filter(stage__tournament=tournament)
+            .select_related("round", "stage", "entry0__team", "entry0__player", "entry1__team", "entry1__player")
+            .order_by("stage__number", "round__number", "position"))
+
+
+def round_label(code: str) -> str:
+    """A stored round code (``final``, ``round-of-16``) in the active language."""
+    if code.startswith("round-of-"):
+        return round_name("round-of", int(code.rsplit("-", 1)[1]), core_lang())
+    try:
+        return round_name(code, 0, core_lang())
+    except KeyError:
+        return code
+
+
+@dataclass
+class StandingRow:
+    entry: Entry
+    rank: int = 0
+    played: int = 0
+    wins: int = 0
+    losses: int = 0
+    level_difference: int = 0
+    reached: int = 0  # the furthest round reached
+    alive: bool = True
+    place: str = ""
+    current_level: str | None = None
+    opponent_level: str | None = None
+    matches: list[Match] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+
+def elimination_standings(tournament: Tournament) -> list[StandingRow]:
+    """Standings of an elimination: furthest round reached, then match wins, then level difference
+    (级差: the sum over finished matches of own level minus the opponent's at the match's end).
+    Rows equal on all three share a rank ("1224"). Two queries whatever the size."""
+    entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("team", "player"))
+    rows = {e.pk: StandingRow(entry=e) for e in entries}
+    matches = list(Match.objects.filter(stage__tournament=tournament).select_related("round")
+                   .order_by("round__number", "position"))
+    final_round = max((m.round.number for m in matches), default=0)
+    for m in matches:
+        for side, entry_id in ((0, m.entry0_id), (1, m.entry1_id)):
+            row = rows.get(entry_id) if entry_id else None
+            if row is None:
+                continue
+            row.reached = max(row.reached, m.round.number)
+            row.matches.append(m)
+            levels = (m.state or {}).get("levels")
+            if m.status == Match.Status.FINISHED:
+                row.played += 1
+                won = m.winner_side == side
+                row.wins += int(won)
+                row.losses += int(not won)
+                if m.key != "3P" and not won:
+                    row.alive = False
+                if levels:
+                    row.level_difference += level_index(levels[side]) - level_index(levels[1 - side])
+            elif levels:
+                row.current_level, row.opponent_level = levels[side], levels[1 - side]
+    for m in matches:
+        if m.status != Match.Status.FINISHED:
+            continue
+        if m.key == "3P":
+            rows[m.entry(m.winner_side).pk].place = "3"
+            rows[m.entry(1 - m.winner_side).pk].place = "4"
+        elif m.next_match_id is None and m.round.number == final_round:
+            rows[m.entry(m.winner_side).pk].place = "1"
+            rows[m.entry(1 - m.winner_side).pk].place = "2"
+    ordered = sorted(rows.values(), key=_standing_key)
+    previous: tuple[Any, ...] | None = None
+    for index, row in enumerate(ordered, start=1):
+        key = _standing_key(row)
+        row.rank = ordered[index - 2].rank if previous == key else index
+        previous = key
+    return ordered
+
+
+def _standing_key(row: StandingRow) -> tuple[Any, ...]:
+    place = int(row.place) if row.place else 99
+    return (place, -row.reached, -row.wins, -row.level_difference)
+
+
+def bracket_tree(stage: Stage) -> list[dict[str, Any]]:
+    """The bracket's rounds as columns of matches (byes are shown as entries already in round 2)."""
+    matches = list(stage.matches.select_related("round", "entry0__team", "entry0__player", "entry1__team",
+                                                "entry1__player").order_by("round__number", "position"))
+    columns: dict[int, dict[str, Any]] = {}
+    third: list[Match] = []
+    for m in matches:
+        if m.key == "3P":
+            third.append(m)
+            continue
+        col = columns.setdefault(m.round.number, {"number": m.round.number, "name": round_label(m.round.name),
+                                                  "matches": []})
+        col["matches"].append(m)
+    out = [columns[k] for k in sorted(columns)]
+    if third:
+        out.append({"number": 0, "name": round_label("third-place"), "matches": third})
+    return out
+
+
+def current_tables(tournament: Tournament) -> list[Match]:
+    return list(matches_of(tournament).filter(status__in=[Match.Status.READY, Match.Status.PLAYING])
+                .order_by("table", "position"))
+
+
+def match_detail(match_id: int) -> Match | None:
+    return (Match.objects.select_related("stage__tournament", "round", "entry0__team__player1", "entry0__team__player2",
+                                         "entry1__team__player1", "entry1__team__player2")
+            .prefetch_related(Prefetch("hands", queryset=HandRecord.objects.order_by("number")
+                                       .select_related("entered_by")))
+            .filter(pk=match_id).first())
+
+
+def seat_names(match: Match) -> list[str]:
+    """The four seats in play order: side 0 sits in seats 0 and 2, side 1 in seats 1 and 3."""
+    names = ["—"] * 4
+    for side in (0, 1):
+        entry = match.entry(side)
+        if entry is not None and entry.team_id:
+            names[side] = entry.team.player1.name  # type: ignore[union-attr]
+            names[side + 2] = entry.team.player2.name  # type: ignore[union-attr]
+    return names
+
+
+def next_dealer_preview(match: Match) -> dict[str, Any] | None:
+    """What the table page shows before a hand: dealer, whose level is played."""
+    state = match.state or {}
+    if not state:
+        return None
+    dealer = int(state["dealer"])
+    side = dealer % 2
+    return {"dealer": dealer, "dealer_side": side, "level": state["levels"][side],
+            "label": _("Seat %(seat)s deals; side %(side)s plays its level %(level)s.")
+            % {"seat": dealer, "side": side, "level": state["levels"][side]}}

@@ -1,0 +1,354 @@
+"""Writes. Every service is keyword-only, runs in one transaction, and records an audit entry.
+
+Hand recording (ARCHITECTURE.md, "Flow of one recorded hand"): lock the match row, check the
+version, validate the figures and compute the result with :mod:`scoring`, store the hand record and
+the new match state, audit — all in one transaction; if the match ended, the bracket advances.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.i18n import core_lang
+from scoring.api import score_hand_request
+from scoring.errors import ScoringInputError
+from scoring.rules import SCORING_OPTIONS, split_options
+from tournaments.services.common import Actor, audit
+from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
+from tournaments.models import (
+    PARTNERSHIP_VARIANTS,
+    HandRecord,
+    Match,
+    Tournament,
+)
+
+FIRST_LEVEL = {"tractor": "2", "chaodi": "3"}
+SUITS = ("S", "H", "C", "D")
+
+
+# --------------------------------------------------------------------------- rule options
+
+def options_validate(*, variant: str, options: Mapping[str, Any] | None, decks: int = 2,
+                     players: int = 4) -> dict[str, Any]:
+    """Check a combined options mapping (engine and scoring options, split by name)."""
+    from gameplay.errors import GameplayError
+    from gameplay.rulesets import ENGINE_OPTIONS, ruleset
+    from scoring.rules import scoring_rules
+
+    options = dict(options or {})
+    errors: dict[str, list[str]] = {}
+    for name in options:
+        if name not in SCORING_OPTIONS and name not in ENGINE_OPTIONS:
+            errors.setdefault(f"options.{name}", []).append(_("Unknown rule option."))
+    scoring_part, engine_part = split_options(options)
+    engine_part = {k: v for k, v in engine_part.items() if k in ENGINE_OPTIONS}
+    kwargs: dict[str, Any] = {}
+    if variant == "red-five":
+        kwargs["decks"] = decks
+    if variant == "yongzhou-300":
+        kwargs["players"] = players
+    try:
+        scoring_rules(variant, scoring_part, lang=core_lang(), **kwargs)
+    except ScoringInputError as exc:
+        for field, messages in exc.field_errors.items():
+            errors.setdefault(field, []).extend(messages)
+    try:
+        ruleset(variant, engine_part, **kwargs)
+    except GameplayError as exc:
+        field = getattr(exc, "field", None) or "options"
+        errors.setdefault(field, []).append(exc.message(core_lang()) if hasattr(exc, "message") else str(exc))
+    if errors:
+        raise ServiceError(errors)
+    return options
+
+
+# --------------------------------------------------------------------------- match state
+
+def initial_state(tournament: Tournament, dealer: int) -> dict[str, Any]:
+    first = FIRST_LEVEL[tournament.variant]
+    state: dict[str, Any] = {"levels": [first, first], "dealer": dealer}
+    if tournament.variant == "chaodi":
+        state["a_failures"] = [0, 0]
+    return state
+
+
+@dataclass
+class Replay:
+    """The result of replaying a match's hands through scoring."""
+
+    state: dict[str, Any] | None
+    results: list[dict[str, Any]]
+    dealers: list[int]
+    winner_side: int | None
+    ended_at_hand: int | None
+
+
+def score_hand(tournament: Tournament, state: Mapping[str, Any], outcome: Mapping[str, Any]) -> dict[str, Any]:
+    """One hand through :func:`scoring.api.score_hand_request` (raises ScoringInputError)."""
+    scoring_part, _rest = split_options(tournament.options or {})
+    payload = {"variant": tournament.variant, "options": scoring_part, "state": dict(state),
+               "outcome": dict(outcome)}
+    return score_hand_request(payload, lang=core_lang())
+
+
+def replay_hands(tournament: Tournament, first_dealer: int | None,
+                 outcomes: Sequence[Mapping[str, Any]]) -> Replay:
+    """Recompute a match from its hands' figures. Raises ServiceError naming the hand that fails."""
+    if not outcomes:
+        return Replay(None, [], [], None, None)
+    assert first_dealer is not None
+    state = initial_state(tournament, first_dealer)
+    results: list[dict[str, Any]] = []
+    dealers: list[int] = []
+    winner: int | None = None
+    ended: int | None = None
+    for number, outcome in enumerate(outcomes, start=1):
+        if winner is not None:
+            raise ServiceError.one(
+                f"hands.{number}",
+                _("The match was already won at hand %(n)s; hand %(m)s cannot follow it. Undo the later hands first.")
+                % {"n": ended, "m": number},
+            )
+        dealers.append(int(state["dealer"]))
+        try:
+            result = score_hand(tournament, state, outcome)
+        except ScoringInputError as exc:
+            raise ServiceError({f"hands.{number}.{k}" if len(outcomes) > 1 else k: v
+                                for k, v in exc.field_errors.items()}) from exc
+        results.append(result)
+        state = result["state"]
+        if result.get("match_winner") is not None:
+            winner = int(result["match_winner"])
+            ended = number
+    return Replay(state, results, dealers, winner, ended)
+
+
+def match_snapshot(match: Match) -> dict[str, Any]:
+    """The public state of a match, as the API and 409 answers show it."""
+    return {
+        "id": match.pk,
+        "version": match.version,
+        "status": match.status,
+        "hands_played": match.hands_played,
+        "state": match.state or None,
+        "winner_side": match.winner_side,
+    }
+
+
+def _lock(match_id: int) -> Match:
+    return Match.objects.select_for_update().select_related("stage__tournament").get(pk=match_id)
+
+
+def _check_version(match: Match, version: Any) -> None:
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ServiceError.one("version", _("Send the match's current version (a whole number) with every change."))
+    if version != match.version:
+        raise StaleVersion(match_snapshot(match))
+
+
+def _check_playable(match: Match) -> None:
+    if match.status in (Match.Status.PENDING, Match.Status.BYE) or match.entry0_id is None or match.entry1_id is None:
+        raise ServiceError.one("match", _("This match is not ready: it does not have two entries yet."))
+    if match.stage.tournament.status != Tournament.Status.RUNNING:
+        raise ServiceError.one("match", _("The tournament is not running."))
+
+
+def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord]) -> None:
+    """Write the replay's results into the hand records and the match's cached state."""
+    for hand, result, dealer in zip(hands, replay.results, replay.dealers, strict=True):
+        if hand.result != result or hand.dealer != dealer:
+            hand.result = result
+            hand.dealer = dealer
+            hand.save(update_fields=["result", "dealer", "updated_at"])
+    match.state = replay.state or {}
+    match.hands_played = len(hands)
+    match.winner_side = replay.winner_side
+    if replay.winner_side is not None:
+        match.status = Match.Status.FINISHED
+        match.finished_at = match.finished_at or timezone.now()
+    else:
+        match.status = Match.Status.PLAYING if hands else Match.Status.READY
+        match.finished_at = None
+    if hands and match.started_at is None:
+        match.started_at = timezone.now()
+    match.version += 1
+    match.save()
+
+
+def _normalise_trump(trump: Any) -> str:
+    if trump in (None, "", "NT", "nt", "none"):
+        return ""
+    if isinstance(trump, str) and trump.upper() in SUITS:
+        return trump.upper()
+    raise ServiceError.one("trump", _("Trump must be one of S, H, C, D, or empty for no trump."))
+
+
+def _check_dealer(dealer: Any, expected: int | None) -> int | None:
+    if dealer is None:
+        return None
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
+        raise ServiceError.one("dealer", _("The dealer is a seat from 0 to 3."))
+    if expected is not None and dealer != expected:
+        raise ServiceError.one("dealer", _("By the rules seat %(seat)s deals this hand, not seat %(got)s.")
+                               % {"seat": expected, "got": dealer})
+    return dealer
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    hand: HandRecord
+    result: dict[str, Any]
+    match: Match
+    warnings: tuple[str, ...] = ()
+
+
+def hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, actor: Actor,
+                dealer: Any = None, trump: Any = None) -> HandOutcome:
+    """Record the next hand of a match. The first hand needs the dealer (the first declarer)."""
+    if not isinstance(outcome, Mapping):
+        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
+    with transaction.atomic():
+        match = _lock(match_id)
+        _check_version(match, version)
+        _check_playable(match)
+        tournament = match.stage.tournament
+        if tournament.variant not in PARTNERSHIP_VARIANTS:
+            raise ServiceError.one("match", _("Hands of this variant are recorded per table round."))
+        if match.status == Match.Status.FINISHED:
+            raise ServiceError.one("match", _("This match is finished; correct an earlier hand instead."))
+        hands = list(match.hands.order_by("number"))
+        expected = int(match.state["dealer"]) if hands else None
+        dealer = _check_dealer(dealer, expected)
+        if not hands and dealer is None:
+            raise ServiceError.one("dealer", _("Say who deals the first hand (the first declarer)."))
+        trump_code = _normalise_trump(trump)
+        first_dealer = hands[0].dealer if hands else dealer
+        outcomes = [h.outcome for h in hands] + [dict(outcome)]
+        try:
+            replay = replay_hands(tournament, first_dealer, outcomes)
+        except ServiceError as exc:
+            prefix = f"hands.{len(outcomes)}."
+            raise ServiceError({k.removeprefix(prefix): v for k, v in exc.field_errors.items()}) from exc
+        hand = HandRecord.objects.create(
+            match=match, number=len(outcomes), dealer=replay.dealers[-1], trump=trump_code, outcome=dict(outcome),
+            result=replay.results[-1], entered_by=actor.user_or_none, entered_via=actor.via,
+        )
+        previous_winner = match.winner_side
+        _apply_replay(match, replay, [*hands, hand])
+        audit(actor=actor, action="hand.record", tournament=tournament, target=f"match:{match.pk}",
+              data={"number": hand.number, "outcome": hand.outcome, "dealer": hand.dealer, "trump": trump_code,
+                    "result": hand.result})
+        if match.winner_side is not None and previous_winner is None:
+            from tournaments.services.bracket import match_finished
+
+            match_finished(match=match, actor=actor)
+        return HandOutcome(hand, replay.results[-1], match)
+
+
+def _descendants_played(match: Match) -> list[Match]:
+    """Later matches fed by this match's result that already have hands or a result."""
+    from tournaments.services.bracket import dependent_matches
+
+    return [m for m in dependent_matches(match) if m.hands_played or m.status == Match.Status.FINISHED]
+
+
+def _rewrite(*, match: Match, hands: list[HandRecord], outcomes: list[dict[str, Any]], first_dealer: int | None,
+             actor: Actor, force: bool, action: str, audit_data: dict[str, Any]) -> tuple[Replay, tuple[str, ...]]:
+    """Recompute a match after a correction or an undo; guard finished matches that fed later ones."""
+    tournament = match.stage.tournament
+    replay = replay_hands(tournament, first_dealer, outcomes)
+    old_winner = match.winner_side
+    warnings: tuple[str, ...] = ()
+    if old_winner is not None and replay.winner_side != old_winner:
+        played = _descendants_played(match)
+        if played:
+            names = [m.key for m in played]
+            from tournaments.permissions import is_organizer
+
+            if not force:
+                raise CorrectionRefused(
+                    _("This change would alter the result of a finished match whose winner already played on "
+                      "(%(matches)s). An organizer can force it; those matches are then reset.")
+                    % {"matches": ", ".join(names)},
+                    names,
+                )
+            if not is_organizer(actor.user, tournament):
+                raise NotAllowed(_("Only an organizer can force a correction of a finished match."))
+            warnings = (
+                _("Forced correction: the later matches %(matches)s were reset and their hands removed.")
+                % {"matches": ", ".join(names)},
+            )
+    from tournaments.services.bracket import match_result_changed
+
+    for hand in hands[len(outcomes):]:
+        hand.delete()
+    hands = hands[: len(outcomes)]
+    for hand, outcome in zip(hands, outcomes, strict=True):
+        if hand.outcome != outcome:
+            hand.outcome = outcome
+            hand.save(update_fields=["outcome", "updated_at"])
+    _apply_replay(match, replay, hands)
+    audit(actor=actor, action=action, tournament=tournament, target=f"match:{match.pk}", data=audit_data)
+    if old_winner != match.winner_side:
+        match_result_changed(match=match, old_winner_side=old_winner, actor=actor)
+    return replay, warnings
+
+
+def hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], version: Any, actor: Actor,
+                 force: bool = False, dealer: Any = None, trump: Any = None) -> HandOutcome:
+    """Correct hand ``number``; the whole match is recomputed from the hands' figures."""
+    if not isinstance(outcome, Mapping):
+        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
+    with transaction.atomic():
+        match = _lock(match_id)
+        _check_version(match, version)
+        _check_playable(match)
+        hands = list(match.hands.order_by("number"))
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
+            raise ServiceError.one("number", _("There is no hand %(n)s in this match.") % {"n": number})
+        hand = hands[number - 1]
+        first_dealer = hands[0].dealer
+        if number == 1 and dealer is not None:
+            first_dealer = _check_dealer(dealer, None) or 0
+        else:
+            _check_dealer(dealer, hand.dealer)
+        if trump is not None:
+            hand.trump = _normalise_trump(trump)
+            hand.save(update_fields=["trump", "updated_at"])
+        outcomes = [dict(h.outcome) for h in hands]
+        before = outcomes[number - 1]
+        outcomes[number - 1] = dict(outcome)
+        try:
+            replay, warnings = _rewrite(
+                match=match, hands=hands, outcomes=outcomes, first_dealer=first_dealer, actor=actor, force=force,
+                action="hand.correct", audit_data={"number": number, "before": before, "after": dict(outcome),
+                                                   "forced": force},
+            )
+        except ServiceError as exc:
+            prefix = f"hands.{number}."
+            raise ServiceError({k.removeprefix(prefix): v for k, v in exc.field_errors.items()}) from exc
+        hand.refresh_from_db()
+        return HandOutcome(hand, replay.results[number - 1], match, warnings)
+
+
+def hand_undo(*, match_id: int, version: Any, actor: Actor, force: bool = False) -> Match:
+    """Remove the last hand of a match."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        _check_version(match, version)
+        _check_playable(match)
+        hands = list(match.hands.order_by("number"))
+        if not hands:
+            raise ServiceError.one("match", _("There is no hand to undo."))
+        last = hands[-1]
+        outcomes = [dict(h.outcome) for h in hands[:-1]]
+        _rewrite(match=match, hands=hands, outcomes=outcomes, first_dealer=hands[0].dealer, actor=actor,
+                 force=force, action="hand.undo",
+                 audit_data={"number": last.number, "outcome": last.outcome, "result": last.result})
+        return match

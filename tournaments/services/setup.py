@@ -1,0 +1,201 @@
+"""Setting a tournament up: players, teams, the tournament, its entries, its staff, its status."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tournaments.errors import NotAllowed, ServiceError
+from tournaments.models import Entry, Player, Team, Tournament, Variant
+from tournaments.permissions import is_organizer
+from tournaments.services.common import Actor, audit
+from tournaments.services.hands import options_validate
+
+STATUS_FLOW = {
+    Tournament.Status.DRAFT: {Tournament.Status.REGISTRATION},
+    Tournament.Status.REGISTRATION: {Tournament.Status.DRAFT},
+    Tournament.Status.RUNNING: {Tournament.Status.FINISHED},
+    Tournament.Status.FINISHED: set(),
+}
+
+
+def require_organizer(actor: Actor, tournament: Tournament) -> None:
+    if not is_organizer(actor.user, tournament):
+        raise NotAllowed(_("Only an organizer of this tournament may do this."))
+
+
+def _clean_name(value: Any, field: str = "name", max_length: int = 100) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ServiceError.one(field, _("A name is required."))
+    value = " ".join(value.split())
+    if len(value) > max_length:
+        raise ServiceError.one(field, _("At most %(n)s characters.") % {"n": max_length})
+    return value
+
+
+def player_create(*, name: Any, club: str = "", contact: str = "", rating: int | None = None,
+                  actor: Actor) -> Player:
+    with transaction.atomic():
+        player = Player.objects.create(name=_clean_name(name), club=(club or "").strip(),
+                                       contact=(contact or "").strip(), rating=rating)
+        audit(actor=actor, action="player.create", tournament=None, target=f"player:{player.pk}",
+              data={"name": player.name})
+        return player
+
+
+def team_create(*, name: Any, player1: Player, player2: Player, club: str = "", rating: int | None = None,
+                actor: Actor) -> Team:
+    if player1.pk == player2.pk:
+        raise ServiceError.one("player2", _("A team needs two different players."))
+    with transaction.atomic():
+        team = Team.objects.create(name=_clean_name(name), player1=player1, player2=player2,
+                                   club=(club or "").strip(), rating=rating)
+        audit(actor=actor, action="team.create", tournament=None, target=f"team:{team.pk}",
+              data={"name": team.name, "players": [player1.pk, player2.pk]})
+        return team
+
+
+def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", options: Mapping[str, Any] | None = None,
+                      decks: int = 2, players_per_table: int = 4, starts_on: dt.date | None = None,
+                      ends_on: dt.date | None = None, venue: str = "", is_public: bool = True) -> Tournament:
+    if variant not in Variant.values:
+        raise ServiceError.one("variant", _("Unknown variant; choose one of %(v)s.") % {"v": ", ".join(Variant.values)})
+    if decks not in (2, 3) or (decks == 3 and variant != "red-five"):
+        raise ServiceError.one("decks", _("Only red five may be played with 3 decks; otherwise 2."))
+    if players_per_table not in (3, 4) or (players_per_table == 3 and variant != "yongzhou-300"):
+        raise ServiceError.one("players_per_table", _("Only Yongzhou 300 may be played with 3 players; otherwise 4."))
+    if starts_on and ends_on and ends_on < starts_on:
+        raise ServiceError.one("ends_on", _("The tournament cannot end before it starts."))
+    options = options_validate(variant=variant, options=options, decks=decks, players=players_per_table)
+    actor = Actor(owner)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            owner=owner, name=_clean_name(name, max_length=200), variant=variant, options=options, decks=decks,
+            players_per_table=players_per_table, starts_on=starts_on, ends_on=ends_on, venue=(venue or "").strip(),
+            is_public=is_public,
+        )
+        audit(actor=actor, action="tournament.create", tournament=tournament, target=f"tournament:{tournament.pk}",
+              data={"name": tournament.name, "variant": variant, "options": options})
+        return tournament
+
+
+EDITABLE = ("name", "venue", "starts_on", "ends_on", "is_public", "options")
+
+
+def tournament_update(*, tournament: Tournament, actor: Actor, **changes: Any) -> Tournament:
+    require_organizer(actor, tournament)
+    unknown = set(changes) - set(EDITABLE)
+    if unknown:
+        raise ServiceError({k: [_("This field cannot be changed here.")] for k in sorted(unknown)})
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if "options" in changes and tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+            raise ServiceError.one("options", _("Rule options cannot change once the tournament has started."))
+        if "name" in changes:
+            changes["name"] = _clean_name(changes["name"], max_length=200)
+        if "options" in changes:
+            changes["options"] = options_validate(variant=tournament.variant, options=changes["options"],
+                                                  decks=tournament.decks, players=tournament.players_per_table)
+        starts = changes.get("starts_on", tournament.starts_on)
+        ends = changes.get("ends_on", tournament.ends_on)
+        if starts and ends and ends < starts:
+            raise ServiceError.one("ends_on", _("The tournament cannot end before it starts."))
+        for key, value in changes.items():
+            setattr(tournament, key, value)
+        tournament.save()
+        audit(actor=actor, action="tournament.update", tournament=tournament, target=f"tournament:{tournament.pk}",
+              data={k: str(v) for k, v in changes.items()})
+        return tournament
+
+
+def tournament_set_status(*, tournament: Tournament, status: str, actor: Actor) -> Tournament:
+    """Draft ⇄ registration, running → finished. Starting is :func:`tournament_start`."""
+    require_organizer(actor, tournament)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if status not in STATUS_FLOW.get(tournament.status, set()):
+            raise ServiceError.one("status", _("A tournament cannot go from %(a)s to %(b)s here.")
+                                   % {"a": tournament.status, "b": status})
+        old = tournament.status
+        tournament.status = status
+        tournament.save(update_fields=["status", "updated_at"])
+        audit(actor=actor, action="tournament.status", tournament=tournament, target=f"tournament:{tournament.pk}",
+              data={"from": old, "to": status})
+        return tournament
+
+
+def staff_add(*, tournament: Tournament, username: str, role: str, actor: Actor) -> Any:
+    """Add a co-organizer (``role="organizer"``) or a scorer (``role="scorer"``) by user name."""
+    require_organizer(actor, tournament)
+    if role not in ("organizer", "scorer"):
+        raise ServiceError.one("role", _("The role is organizer or scorer."))
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise ServiceError.one("username", _("No user has this name."))
+    with transaction.atomic():
+        (tournament.organizers if role == "organizer" else tournament.scorers).add(user)
+        audit(actor=actor, action=f"staff.{role}.add", tournament=tournament, target=f"user:{user.pk}",
+              data={"username": user.get_username()})
+    return user
+
+
+def entry_add(*, tournament: Tournament, actor: Actor, team: Team | None = None, player: Player | None = None,
+              seed: int | None = None) -> Entry:
+    require_organizer(actor, tournament)
+    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        raise ServiceError.one("tournament", _("Entries can be added only before the tournament starts."))
+    if tournament.is_partnership and (team is None or player is not None):
+        raise ServiceError.one("team", _("This variant is played by teams of two: enter a team."))
+    if not tournament.is_partnership and (player is None or team is not None):
+        raise ServiceError.one("player", _("This variant is played individually: enter a player."))
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
+        raise ServiceError.one("seed", _("A seed is a whole number from 1."))
+    try:
+        with transaction.atomic():
+            entry = Entry.objects.create(tournament=tournament, team=team, player=player, seed=seed)
+            audit(actor=actor, action="entry.add", tournament=tournament, target=f"entry:{entry.pk}",
+                  data={"name": entry.name, "seed": seed})
+    except IntegrityError as exc:
+        text = str(exc)
+        if "seed" in text:
+            raise ServiceError.one("seed", _("Another entry already has this seed.")) from exc
+        raise ServiceError.one("team" if team else "player", _("Already entered in this tournament.")) from exc
+    return entry
+
+
+def entries_seed(*, tournament: Tournament, seeds: Mapping[int, int | None], actor: Actor) -> None:
+    """Set the seeds of several entries at once (entry id → seed, or None to clear)."""
+    require_organizer(actor, tournament)
+    values = [s for s in seeds.values() if s is not None]
+    if len(values) != len(set(values)):
+        raise ServiceError.one("seeds", _("Two entries cannot share a seed."))
+    if any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in values):
+        raise ServiceError.one("seeds", _("A seed is a whole number from 1."))
+    with transaction.atomic():
+        entries = {e.pk: e for e in tournament.entries.select_for_update()}
+        missing = [pk for pk in seeds if pk not in entries]
+        if missing:
+            raise ServiceError.one("seeds", _("Not entries of this tournament: %(ids)s") % {"ids": missing})
+        tournament.entries.filter(pk__in=list(seeds)).update(seed=None)
+        for pk, seed in seeds.items():
+            if seed is not None:
+                Entry.objects.filter(pk=pk).update(seed=seed)
+        audit(actor=actor, action="entries.seed", tournament=tournament, target=f"tournament:{tournament.pk}",
+              data={str(k): v for k, v in seeds.items()})
+
+
+def entry_withdraw(*, entry: Entry, actor: Actor) -> Entry:
+    require_organizer(actor, entry.tournament)
+    if entry.tournament.status != Tournament.Status.DRAFT and entry.tournament.status != Tournament.Status.REGISTRATION:
+        raise ServiceError.one("entry", _("Once the tournament runs, record a forfeit instead of withdrawing."))
+    with transaction.atomic():
+        entry.status = Entry.Status.WITHDRAWN
+        entry.seed = None
+        entry.save(update_fields=["status", "seed", "updated_at"])
+        audit(actor=actor, action="entry.withdraw", tournament=entry.tournament, target=f"entry:{entry.pk}")
+    return entry
