@@ -13,8 +13,8 @@ so one error can be shown in either language.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
 import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 

@@ -281,6 +281,7 @@ class EntrySerializer(serializers.ModelSerializer):
         model = Entry
         fields = ["id", "tournament", "team", "player", "name", "seed", "status"]
         read_only_fields = ["id", "status", "name"]
+        validators: list[Any] = []  # uniqueness is checked by the service, with field-named messages
 
 
 class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,

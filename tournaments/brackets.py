@@ -71,6 +71,7 @@ again with the corrected winner.
 from __future__ import annotations
 
 import enum
+import heapq
 import random
 from collections import deque
 from collections.abc import Hashable, Iterable, Sequence
@@ -87,6 +88,7 @@ __all__ = [
     "Entry",
     "GrandFinal",
     "Match",
+    "MatchRow",
     "MatchStatus",
     "Reset",
     "RoundView",
@@ -99,12 +101,14 @@ __all__ = [
     "bracket_size",
     "dependents",
     "double_elimination",
+    "rebuild",
     "reset_from",
     "round_name",
     "routing",
     "seed_order",
     "seeding_positions",
     "single_elimination",
+    "to_rows",
 ]
 
 T = TypeVar("T", bound=Hashable)
@@ -729,6 +733,135 @@ def double_elimination(
                 )
             )
     return _resolve("double", ids, size, protos, grand_final=gf)
+
+
+# ------------------------------------------------------------------------------------- from storage
+
+
+@dataclass(frozen=True)
+class MatchRow(Generic[T]):
+    """What a stored match row holds (see the module docstring); enough to rebuild a :class:`Bracket`."""
+
+    key: str
+    section: Section | str
+    round: int
+    position: int
+    entries: tuple[T | None, T | None]
+    winner_slot: int | None = None
+    winner_to: SlotRef | None = None
+    loser_to: SlotRef | None = None
+    final_if_won_by: int | None = None
+
+
+def rebuild(
+    fmt: Literal["single", "double"],
+    seeded_ids: Sequence[T],
+    rows: Iterable[MatchRow[T]],
+    *,
+    third_place: bool = False,
+    grand_final: GrandFinal | str | None = None,
+) -> Bracket[T]:
+    """The :class:`Bracket` of stored rows (in creation order, ideally), with sources, names and byes
+    derived from the links. A slot no link points to holds the entry placed there at generation.
+
+    Rows out of play order are put in a play order (the given order is kept where the links allow).
+    """
+    ids = _check_entries(seeded_ids)
+    size = bracket_size(len(ids))
+    items = list(rows)
+    by_key = {r.key: r for r in items}
+    if len(by_key) != len(items):
+        raise BracketError("Two matches have the same key.")
+    incoming: dict[SlotRef, Source] = {}
+    for r in items:
+        for kind, ref in (("winner", r.winner_to), ("loser", r.loser_to)):
+            if ref is None:
+                continue
+            if ref.match not in by_key or ref.slot not in (0, 1) or ref in incoming:
+                raise BracketError(f"Match {r.key} links to a missing or already fed slot {ref}.")
+            incoming[ref] = Source("winner" if kind == "winner" else "loser", match=r.key)
+    order = _play_order(items)
+    counts: dict[Section, int] = {}
+    for r in items:
+        sec = Section(r.section)
+        counts[sec] = max(counts.get(sec, 0), r.round)
+    matches: list[Match[T]] = []
+    byes: list[T] = []
+    for r in order:
+        sec = Section(r.section)
+        sources: list[Source] = []
+        for slot in (0, 1):
+            src = incoming.get(SlotRef(r.key, slot))
+            if src is None:
+                entry = r.entries[slot]
+                if entry is None or entry not in ids:
+                    raise BracketError(f"Slot {slot} of {r.key} is neither fed by a match nor seeded.")
+                src = Source("seed", seed=ids.index(entry) + 1)
+                if r.round > 1:
+                    byes.append(entry)
+            sources.append(src)
+        code, number = _round_code(sec, r.round, counts[sec], size)
+        matches.append(
+            Match(
+                key=r.key,
+                section=sec,
+                round=r.round,
+                position=r.position,
+                name=round_name(code, number),
+                sources=(sources[0], sources[1]),
+                entries=r.entries,
+                winner_slot=r.winner_slot,
+                winner_to=r.winner_to,
+                loser_to=r.loser_to,
+                final_if_won_by=r.final_if_won_by,
+            )
+        )
+    byes.sort(key=ids.index)
+    gf = None if grand_final is None else GrandFinal(grand_final)
+    return Bracket(fmt, ids, size, tuple(matches), tuple(byes), third_place, gf)
+
+
+def _play_order(rows: list[MatchRow[T]]) -> list[MatchRow[T]]:
+    """A stable topological order: each match after those feeding it, else the given order."""
+    index = {r.key: i for i, r in enumerate(rows)}
+    waiting = [0] * len(rows)
+    for r in rows:
+        for ref in (r.winner_to, r.loser_to):
+            if ref is not None:
+                waiting[index[ref.match]] += 1
+    heap = [i for i, w in enumerate(waiting) if w == 0]
+    heapq.heapify(heap)
+    out: list[MatchRow[T]] = []
+    while heap:
+        r = rows[heapq.heappop(heap)]
+        out.append(r)
+        for ref in (r.winner_to, r.loser_to):
+            if ref is not None:
+                j = index[ref.match]
+                waiting[j] -= 1
+                if waiting[j] == 0:
+                    heapq.heappush(heap, j)
+    if len(out) != len(rows):
+        raise BracketError("The match links form a cycle.")
+    return out
+
+
+def to_rows(bracket: Bracket[T]) -> list[MatchRow[T]]:
+    """The rows to store for a bracket, in play order."""
+    return [
+        MatchRow(
+            m.key,
+            m.section,
+            m.round,
+            m.position,
+            m.entries,
+            m.winner_slot,
+            m.winner_to,
+            m.loser_to,
+            m.final_if_won_by,
+        )
+        for m in bracket.matches
+    ]
 
 
 # --------------------------------------------------------------------------------------- results

@@ -48,7 +48,11 @@ RED_FIVE_REQUEST: dict[str, Any] = {
         "red_fives": [{"played_by": 0, "won_by": 1}],
     },
 }
-YONGZHOU_REQUEST: dict[str, Any] = {"variant": "yongzhou-300", "players": 3, "outcome": {"points": [20, 130, 150]}}
+YONGZHOU_REQUEST: dict[str, Any] = {
+    "variant": "yongzhou-300",
+    "players": 3,
+    "outcome": {"points": [20, 130, 150]},
+}
 
 
 @pytest.mark.parametrize(
@@ -70,7 +74,11 @@ def test_minimal_tractor_request() -> None:
     body = {
         "variant": "tractor",
         "state": {"levels": ["10", "9"], "dealer": 0},
-        "outcome": {"attackers_points": 35, "kitty_points": 10, "last_trick": {"winner": "attackers", "largest": 2}},
+        "outcome": {
+            "attackers_points": 35,
+            "kitty_points": 10,
+            "last_trick": {"winner": "attackers", "largest": 2},
+        },
     }
     assert score_hand_request(body) == TRACTOR_RESPONSE
 
@@ -80,8 +88,11 @@ def test_chaodi_pass_a_request() -> None:
         "variant": "chaodi",
         "state": {"levels": ["Q", "A"], "dealer": 1, "a_failures": [0, 2]},
         "outcome": {
-            "attackers_points": 60, "kitty_points": 0, "last_trick": {"winner": "dealer"},
-            "a_first_trick": True, "a_last_trick": False,
+            "attackers_points": 60,
+            "kitty_points": 0,
+            "last_trick": {"winner": "dealer"},
+            "a_first_trick": True,
+            "a_last_trick": False,
         },
     }
     assert score_hand_request(body) == {
@@ -115,10 +126,18 @@ def test_hand_limit_shows_hands_played() -> None:
 
 
 def test_yongzhou_partnership_mode_response() -> None:
-    body = {"variant": "yongzhou-300", "players": 4, "options": {"partnership_mode": True},
-            "outcome": {"points": [150, 75, 0, 75]}}
+    body = {
+        "variant": "yongzhou-300",
+        "players": 4,
+        "options": {"partnership_mode": True},
+        "outcome": {"points": [150, 75, 0, 75]},
+    }
     assert score_hand_request(body) == {
-        "net": [75, 0, -75, 0], "next_dealer": 0, "side_net": [0, 0], "winning_side": None, "draw": True,
+        "net": [75, 0, -75, 0],
+        "next_dealer": 0,
+        "side_net": [0, 0],
+        "winning_side": None,
+        "draw": True,
     }
 
 
@@ -144,8 +163,13 @@ def test_explanation_of_a_failed_a_attempt() -> None:
     body = {
         "variant": "chaodi",
         "state": {"levels": ["A", "Q"], "dealer": 0, "a_failures": [2, 0]},
-        "outcome": {"attackers_points": 60, "kitty_points": 0, "last_trick": {"winner": "dealer"},
-                    "a_first_trick": False, "a_last_trick": True},
+        "outcome": {
+            "attackers_points": 60,
+            "kitty_points": 0,
+            "last_trick": {"winner": "dealer"},
+            "a_first_trick": False,
+            "a_last_trick": True,
+        },
     }
     lines = explain_hand_request(body)["explanation"]
     text = " ".join(lines)
@@ -156,18 +180,25 @@ def test_explanation_of_a_failed_a_attempt() -> None:
 
 def test_explanation_red_five_and_yongzhou() -> None:
     lines = explain_hand_request(copy.deepcopy(RED_FIVE_REQUEST))["explanation"]
-    assert lines[0] == "The dealer's final: 100 in tricks + 20 from the kitty − 20 for red fives − 120 bid = -20."
+    assert (
+        lines[0]
+        == "The dealer's final: 100 in tricks + 20 from the kitty − 20 for red fives − 120 bid = -20."
+    )
     assert "-25 … 0 band (2 decks)" in lines[1]
     zh = explain_hand_request(copy.deepcopy(YONGZHOU_REQUEST), "zh-hans")["explanation"]
     assert zh[0] == "每人净分 = 捡分 − 100：-80, +30, +50。"
-    tie = explain_hand_request({"variant": "yongzhou-300", "players": 4, "outcome": {"points": [20, 130, 20, 130]}})
+    tie = explain_hand_request(
+        {"variant": "yongzhou-300", "players": 4, "outcome": {"points": [20, 130, 20, 130]}}
+    )
     assert "first of them in seat order" in tie["explanation"][1]
 
 
 def test_explanation_extra_levels_and_kitty_cap() -> None:
     body = copy.deepcopy(TRACTOR_REQUEST)
     body["state"]["levels"] = ["2", "3"]
-    body["outcome"].update(attackers_points=100, kitty_points=20, last_trick={"winner": "attackers", "largest": 8})
+    body["outcome"].update(
+        attackers_points=100, kitty_points=20, last_trick={"winner": "attackers", "largest": 8}
+    )
     text = " ".join(explain_hand_request(body)["explanation"])
     assert "capped at ×64" in text
     assert "every further 20 points one more" in text
@@ -191,7 +222,11 @@ def test_every_wrong_field_reported_at_once() -> None:
     body["outcome"]["kitty_points"] = 90
     with pytest.raises(ScoringInputError) as caught:
         score_hand_request(body)
-    assert set(caught.value.field_errors) == {"state.dealer", "outcome.attackers_points", "outcome.kitty_points"}
+    assert set(caught.value.field_errors) == {
+        "state.dealer",
+        "outcome.attackers_points",
+        "outcome.kitty_points",
+    }
 
 
 def test_core_imports_without_django() -> None:

@@ -23,8 +23,14 @@ KITTY_SHAPES = [
 def test_kitty_multiplier_by_shape(largest: int, tractor: int, chaodi: int) -> None:
     """Seed 003: 444555/445566 ×64, 4455 ×16, pair ×4, single ×2; seed 001: ×1, ×2, ×cards."""
     for variant, expected in (("tractor", tractor), ("chaodi", chaodi)):
-        result, _ = play(partnership_rules(variant), points=10, kitty=5, winner="attackers", largest=largest,
-                         levels=("5", "5"))
+        result, _ = play(
+            partnership_rules(variant),
+            points=10,
+            kitty=5,
+            winner="attackers",
+            largest=largest,
+            levels=("5", "5"),
+        )
         assert result.kitty_multiplier == expected
         assert result.kitty_bonus == 5 * expected
         assert result.attackers_total == 10 + 5 * expected
@@ -34,7 +40,9 @@ def test_kitty_multiplier_by_shape(largest: int, tractor: int, chaodi: int) -> N
     ("winning_throw", "largest", "multiplier"),
     [("AKQJ 10 9 8 77", 2, 4), ("AKQJ", 1, 2), ("AAJJ", 2, 4)],
 )
-def test_seed_003_throws_count_their_largest_component(winning_throw: str, largest: int, multiplier: int) -> None:
+def test_seed_003_throws_count_their_largest_component(
+    winning_throw: str, largest: int, multiplier: int
+) -> None:
     result, _ = play(partnership_rules(), kitty=10, winner="attackers", largest=largest)
     assert result.kitty_multiplier == multiplier, winning_throw
 

@@ -61,7 +61,16 @@ def test_hand_applies_table(variant: str, total: int, side: str, gain: int) -> N
 
 @pytest.mark.parametrize(
     ("dealer", "keeps", "next_dealer"),
-    [(0, True, 2), (1, True, 3), (2, True, 0), (3, True, 1), (0, False, 1), (1, False, 2), (2, False, 3), (3, False, 0)],
+    [
+        (0, True, 2),
+        (1, True, 3),
+        (2, True, 0),
+        (3, True, 1),
+        (0, False, 1),
+        (1, False, 2),
+        (2, False, 3),
+        (3, False, 0),
+    ],
 )
 def test_next_dealer(dealer: int, keeps: bool, next_dealer: int) -> None:
     """Dealer side keeps: the partner deals; attackers take over: the dealer's next player deals."""
@@ -72,7 +81,11 @@ def test_next_dealer(dealer: int, keeps: bool, next_dealer: int) -> None:
 
 def test_custom_table_without_zero_window_and_step() -> None:
     """A club table: no zero window, no "every further 20"; 0 falls in the first band."""
-    table = {"zero": None, "bands": [[0, "dealer", 2], [60, "dealer", 1], [100, "attackers", 0], [140, "attackers", 1]], "step": None}
+    table = {
+        "zero": None,
+        "bands": [[0, "dealer", 2], [60, "dealer", 1], [100, "attackers", 0], [140, "attackers", 1]],
+        "step": None,
+    }
     rules = partnership_rules(level_table=table)
     assert rules.level_table.lookup(0).gain == 2
     assert rules.level_table.lookup(55).gain == 2

@@ -73,7 +73,9 @@ def test_level_gain_reports_the_table_figure_when_stopped() -> None:
         (["J"], "2", 12, True, ("J", "J")),
     ],
 )
-def test_must_play_levels(must_play: list[str], level: str, gain: int, defended: bool, expected: tuple[str, str | None]) -> None:
+def test_must_play_levels(
+    must_play: list[str], level: str, gain: int, defended: bool, expected: tuple[str, str | None]
+) -> None:
     rules = partnership_rules(must_play_levels=must_play)
     assert advance_level(rules, level, gain, defended=defended) == expected
 
@@ -138,13 +140,17 @@ def test_a_pass_conditions(first: bool, last: bool, winner: str, points: int, pa
 
 
 def test_failed_a_below_takeover_keeps_the_deal() -> None:
-    result, state = play(partnership_rules("chaodi"), points=40, levels=("A", "K"), a_first=False, a_last=True)
+    result, state = play(
+        partnership_rules("chaodi"), points=40, levels=("A", "K"), a_first=False, a_last=True
+    )
     assert (result.level_gain, result.gaining_side, result.deal_changes) == (0, None, False)
     assert (state.dealer, state.a_failures) == (2, (1, 0))
 
 
 def test_failed_a_above_takeover_gives_the_attackers_their_levels() -> None:
-    result, state = play(partnership_rules("chaodi"), points=120, levels=("A", "K"), dealer=2, a_first=True, a_last=True)
+    result, state = play(
+        partnership_rules("chaodi"), points=120, levels=("A", "K"), dealer=2, a_first=True, a_last=True
+    )
     assert (result.gaining_side, result.level_gain, result.deal_changes) == (1, 2, True)
     assert (state.levels, state.dealer, state.a_failures) == (("A", "A"), 3, (1, 0))
 
@@ -154,8 +160,15 @@ def test_three_failed_a_attempts_in_a_row_hand_over_the_deal() -> None:
     state = MatchState(levels=("A", "9"), dealer=0)
     dealers = []
     for attempt in range(1, 4):
-        result, state = play(rules, points=30, levels=state.levels, dealer=state.dealer, a_failures=state.a_failures,
-                             a_first=False, a_last=True)
+        result, state = play(
+            rules,
+            points=30,
+            levels=state.levels,
+            dealer=state.dealer,
+            a_failures=state.a_failures,
+            a_first=False,
+            a_last=True,
+        )
         dealers.append(state.dealer)
         assert result.a_failures == attempt
     assert dealers == [2, 0, 1]
@@ -167,7 +180,9 @@ def test_three_failed_a_attempts_in_a_row_hand_over_the_deal() -> None:
 
 def test_a_failures_count_per_side() -> None:
     rules = partnership_rules("chaodi")
-    result, state = play(rules, points=30, levels=("A", "A"), dealer=1, a_failures=(2, 1), a_first=True, a_last=False)
+    result, state = play(
+        rules, points=30, levels=("A", "A"), dealer=1, a_failures=(2, 1), a_first=True, a_last=False
+    )
     assert state.a_failures == (2, 2)
     assert not result.forced_handover
 
@@ -186,8 +201,14 @@ def test_a_failure_reset_level_option() -> None:
 
 
 def test_a_failures_reset_on_deal_loss_option() -> None:
-    kept, kept_state = play(partnership_rules("chaodi"), points=80, levels=("A", "9"), a_failures=(1, 0),
-                            a_first=True, a_last=True)
+    _, kept_state = play(
+        partnership_rules("chaodi"),
+        points=80,
+        levels=("A", "9"),
+        a_failures=(1, 0),
+        a_first=True,
+        a_last=True,
+    )
     assert kept_state.a_failures == (2, 0)
     rules = partnership_rules("chaodi", a_failures_reset_on_deal_loss=True)
     _, state = play(rules, points=80, levels=("A", "9"), a_failures=(1, 0), a_first=True, a_last=True)

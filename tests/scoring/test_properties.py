@@ -56,7 +56,12 @@ def test_red_five_game_points_sum_to_zero(hand: tuple[RedFiveRules, RedFiveOutco
     result = settle_red_five(rules, outcome)
     assert sum(result.game_points) == 0
     kitty = outcome.kitty_points if outcome.dealer_won_last_trick else 0
-    expected = outcome.dealer_points + kitty + 20 * (result.captured_by_dealer - result.captured_by_defenders) - outcome.bid
+    expected = (
+        outcome.dealer_points
+        + kitty
+        + 20 * (result.captured_by_dealer - result.captured_by_defenders)
+        - outcome.bid
+    )
     assert result.dealer_final == expected
 
 
@@ -117,7 +122,9 @@ def matches(draw: st.DrawFn) -> tuple[PartnershipRules, MatchState, list[Partner
     return rules, state, hands
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 @given(matches())
 def test_levels_never_go_down_nor_skip_a_must_play_level(
     match: tuple[PartnershipRules, MatchState, list[PartnershipOutcome]],
@@ -133,7 +140,9 @@ def test_levels_never_go_down_nor_skip_a_must_play_level(
                 must_i = index(must)
                 assert not before_i < must_i < after_i, f"side {side} skipped {must}"
                 if before_i == must_i < after_i:
-                    assert side == state.dealer_side and result.gaining_side == side, f"{must} passed undefended"
+                    assert side == state.dealer_side and result.gaining_side == side, (
+                        f"{must} passed undefended"
+                    )
         total_gain = sum(index(after.levels[s]) - index(state.levels[s]) for s in (0, 1))
         assert total_gain <= result.level_gain
         assert after.dealer == (state.dealer + (1 if result.deal_changes else 2)) % 4
@@ -143,7 +152,10 @@ def test_levels_never_go_down_nor_skip_a_must_play_level(
 
 
 @MODEST
-@given(st.integers(-1000, 1000).filter(lambda n: n % 5 != 0 or not 0 <= n <= 200), st.sampled_from(["tractor", "chaodi"]))
+@given(
+    st.integers(-1000, 1000).filter(lambda n: n % 5 != 0 or not 0 <= n <= 200),
+    st.sampled_from(["tractor", "chaodi"]),
+)
 def test_bad_attackers_points_name_the_field(points: int, variant: str) -> None:
     body = {
         "variant": variant,
@@ -156,7 +168,11 @@ def test_bad_attackers_points_name_the_field(points: int, variant: str) -> None:
 
 
 @MODEST
-@given(st.lists(st.integers(-50, 350), min_size=3, max_size=3).filter(lambda p: sum(p) != 300 or any(v % 5 or v < 0 for v in p)))
+@given(
+    st.lists(st.integers(-50, 350), min_size=3, max_size=3).filter(
+        lambda p: sum(p) != 300 or any(v % 5 or v < 0 for v in p)
+    )
+)
 def test_bad_yongzhou_points_name_the_field(points: list[int]) -> None:
     body = {"variant": "yongzhou-300", "players": 3, "outcome": {"points": points}}
     with pytest.raises(ScoringInputError) as caught:

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from scoring.errors import ScoringInputError
 from scoring.rules import (
     SCORING_OPTIONS,
     VARIANTS,
@@ -18,7 +19,6 @@ from scoring.rules import (
     split_options,
     variant_options,
 )
-from scoring.errors import ScoringInputError
 
 
 def test_variant_keys() -> None:
@@ -28,10 +28,26 @@ def test_variant_keys() -> None:
 @pytest.mark.parametrize(
     ("variant", "kwargs", "facts"),
     [
-        ("tractor", {}, {"decks": 2, "players": 4, "total_points": 200, "kitty_cards": 8, "kitty_max_points": 80}),
-        ("chaodi", {}, {"decks": 2, "players": 4, "total_points": 200, "kitty_cards": 8, "kitty_max_points": 80}),
-        ("red-five", {}, {"decks": 2, "players": 4, "total_points": 200, "kitty_cards": 8, "kitty_max_points": 80}),
-        ("red-five", {"decks": 3}, {"decks": 3, "players": 4, "total_points": 300, "kitty_cards": 6, "kitty_max_points": 60}),
+        (
+            "tractor",
+            {},
+            {"decks": 2, "players": 4, "total_points": 200, "kitty_cards": 8, "kitty_max_points": 80},
+        ),
+        (
+            "chaodi",
+            {},
+            {"decks": 2, "players": 4, "total_points": 200, "kitty_cards": 8, "kitty_max_points": 80},
+        ),
+        (
+            "red-five",
+            {},
+            {"decks": 2, "players": 4, "total_points": 200, "kitty_cards": 8, "kitty_max_points": 80},
+        ),
+        (
+            "red-five",
+            {"decks": 3},
+            {"decks": 3, "players": 4, "total_points": 300, "kitty_cards": 6, "kitty_max_points": 60},
+        ),
         ("yongzhou-300", {}, {"players": 3, "total_points": 300, "kitty_cards": 0, "kitty_max_points": 0}),
         ("yongzhou-300", {"players": 4}, {"players": 4, "total_points": 300, "kitty_cards": 0}),
     ],
@@ -81,10 +97,24 @@ def test_yongzhou_preset(players: int, base: int) -> None:
 
 def test_options_list() -> None:
     assert SCORING_OPTIONS == {
-        "level_table", "kitty_multiplier", "kitty_multiplier_cap", "target_level", "must_play_levels",
-        "a_pass_conditions", "a_failure_limit", "a_failure_reset_level", "a_failures_reset_on_deal_loss",
-        "throw_penalties", "hand_limit", "bid_range", "bid_increment", "game_point_table",
-        "red_five_capture_points", "red_five_capture_game_points", "net_base", "partnership_mode",
+        "level_table",
+        "kitty_multiplier",
+        "kitty_multiplier_cap",
+        "target_level",
+        "must_play_levels",
+        "a_pass_conditions",
+        "a_failure_limit",
+        "a_failure_reset_level",
+        "a_failures_reset_on_deal_loss",
+        "throw_penalties",
+        "hand_limit",
+        "bid_range",
+        "bid_increment",
+        "game_point_table",
+        "red_five_capture_points",
+        "red_five_capture_game_points",
+        "net_base",
+        "partnership_mode",
     }
     union = frozenset().union(*(variant_options(variant) for variant in VARIANTS))
     assert union == SCORING_OPTIONS

@@ -55,8 +55,14 @@ RED_FIVE_BANDS = [
 def test_red_five_bands(decks: int, final: int, dealer_gp: int, defender_gp: int, dealer: int) -> None:
     rules = red_five_rules(decks)
     bid = 200 if final == -200 else 150 if abs(final) == 150 else 100
-    outcome = RedFiveOutcome(dealer=dealer, bid=bid, trump="S", dealer_points=final + bid, kitty_points=0,
-                             dealer_won_last_trick=True)
+    outcome = RedFiveOutcome(
+        dealer=dealer,
+        bid=bid,
+        trump="S",
+        dealer_points=final + bid,
+        kitty_points=0,
+        dealer_won_last_trick=True,
+    )
     result = settle_red_five(rules, outcome)
     assert result.dealer_final == final
     expected = [defender_gp] * 4
@@ -69,9 +75,12 @@ def test_red_five_bands(decks: int, final: int, dealer_gp: int, defender_gp: int
     ("won_last", "kitty", "final"),
     [(True, 20, 0), (False, 20, -20), (True, 0, -20), (True, 80, 60), (False, 80, -20)],
 )
-def test_red_five_kitty_counts_only_for_the_dealer_winning_the_last_trick(won_last: bool, kitty: int, final: int) -> None:
-    outcome = RedFiveOutcome(dealer=1, bid=100, trump="H", dealer_points=80, kitty_points=kitty,
-                             dealer_won_last_trick=won_last)
+def test_red_five_kitty_counts_only_for_the_dealer_winning_the_last_trick(
+    won_last: bool, kitty: int, final: int
+) -> None:
+    outcome = RedFiveOutcome(
+        dealer=1, bid=100, trump="H", dealer_points=80, kitty_points=kitty, dealer_won_last_trick=won_last
+    )
     assert settle_red_five(red_five_rules(2), outcome).dealer_final == final
 
 
@@ -90,7 +99,12 @@ def test_red_five_kitty_counts_only_for_the_dealer_winning_the_last_trick(won_la
 )
 def test_red_five_captures_two_decks(captures: list[tuple[int, int]], final: int, points: list[int]) -> None:
     outcome = RedFiveOutcome(
-        dealer=0, bid=120, trump="C", dealer_points=100, kitty_points=20, dealer_won_last_trick=True,
+        dealer=0,
+        bid=120,
+        trump="C",
+        dealer_points=100,
+        kitty_points=20,
+        dealer_won_last_trick=True,
         red_fives=tuple(RedFiveCapture(played_by, won_by) for played_by, won_by in captures),
     )
     result = settle_red_five(red_five_rules(2), outcome)
@@ -102,7 +116,12 @@ def test_red_five_captures_two_decks(captures: list[tuple[int, int]], final: int
 def test_red_five_three_decks_three_captures() -> None:
     """3 decks: three ♥5; the dealer loses all three: −60 points, pays 2 to each capturer."""
     outcome = RedFiveOutcome(
-        dealer=2, bid=150, trump="D", dealer_points=200, kitty_points=40, dealer_won_last_trick=True,
+        dealer=2,
+        bid=150,
+        trump="D",
+        dealer_points=200,
+        kitty_points=40,
+        dealer_won_last_trick=True,
         red_fives=(RedFiveCapture(2, 1), RedFiveCapture(2, 1), RedFiveCapture(2, 3)),
     )
     result = settle_red_five(red_five_rules(3), outcome)
@@ -113,8 +132,15 @@ def test_red_five_three_decks_three_captures() -> None:
 
 def test_red_five_capture_options() -> None:
     rules = red_five_rules(2, red_five_capture_points=30, red_five_capture_game_points=3)
-    outcome = RedFiveOutcome(dealer=0, bid=120, trump="C", dealer_points=100, kitty_points=20,
-                             dealer_won_last_trick=True, red_fives=(RedFiveCapture(0, 1),))
+    outcome = RedFiveOutcome(
+        dealer=0,
+        bid=120,
+        trump="C",
+        dealer_points=100,
+        kitty_points=20,
+        dealer_won_last_trick=True,
+        red_fives=(RedFiveCapture(0, 1),),
+    )
     result = settle_red_five(rules, outcome)
     assert result.dealer_final == -30
     assert list(result.game_points) == [-12 - 3, 4 + 3, 4, 4]
@@ -148,7 +174,9 @@ def test_yongzhou_three_players(points: tuple[int, ...], net: tuple[int, ...], n
         ((20, 130, 20, 130), (-55, 55, -55, 55), 1, (1, 3)),
     ],
 )
-def test_yongzhou_four_players(points: tuple[int, ...], net: tuple[int, ...], next_dealer: int, tied: tuple[int, ...]) -> None:
+def test_yongzhou_four_players(
+    points: tuple[int, ...], net: tuple[int, ...], next_dealer: int, tied: tuple[int, ...]
+) -> None:
     result = settle_yongzhou(yongzhou_rules(4), YongzhouOutcome(points=points))
     assert (result.net, result.next_dealer, result.tied_winners) == (net, next_dealer, tied)
     assert result.side_net is None and result.winning_side is None and not result.draw

@@ -23,6 +23,7 @@ from tournaments.brackets import (
     Entry,
     GrandFinal,
     Match,
+    MatchRow,
     MatchStatus,
     Section,
     SlotRef,
@@ -31,12 +32,14 @@ from tournaments.brackets import (
     bracket_size,
     dependents,
     double_elimination,
+    rebuild,
     reset_from,
     round_name,
     routing,
     seed_order,
     seeding_positions,
     single_elimination,
+    to_rows,
 )
 
 SIZES = [*range(2, 65), 65, 96, 100, 127, 128, 129, 200, 255, 256, 257, 384, 500, 511, 512]
@@ -369,7 +372,9 @@ def test_tree_shape(n: int) -> None:
 
 @settings(deadline=None, max_examples=60)
 @given(st.integers(2, 64), st.booleans(), st.data())
-def test_random_winners_in_any_order_give_one_champion(n: int, third_place: bool, data: st.DataObject) -> None:
+def test_random_winners_in_any_order_give_one_champion(
+    n: int, third_place: bool, data: st.DataObject
+) -> None:
     ids = names(n)
     b = play_any_order(single_elimination(ids, third_place=third_place), data)
     assert b.finished
@@ -576,7 +581,9 @@ def test_double_elimination_random_play(n: int, grand_final: GrandFinal, data: s
         assert all(lost[e] == 2 for e in others - {runner_up})
         assert lost[runner_up] in (1, 2)
     else:
-        lb_final = max((m for m in b.matches if m.section is Section.LOSERS), key=lambda m: m.round, default=None)
+        lb_final = max(
+            (m for m in b.matches if m.section is Section.LOSERS), key=lambda m: m.round, default=None
+        )
         runner_up = lb_final.winner if lb_final else b.matches[0].loser
         assert runner_up is not None
         assert lost[champion] == 0 and lost[runner_up] == 1
@@ -637,3 +644,51 @@ def test_double_elimination_with_byes_drops_empty_losers_matches() -> None:
 def test_unknown_grand_final_option() -> None:
     with pytest.raises(ValueError):
         double_elimination(["A", "B"], grand_final="twice")
+
+
+# --------------------------------------------------------------------------------- stored rows
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.integers(2, 40), st.sampled_from(["single", "single3", "reset", "none"]), st.data())
+def test_rebuild_from_rows_round_trip(n: int, kind: str, data: st.DataObject) -> None:
+    ids = names(n)
+    if kind.startswith("single"):
+        b = single_elimination(ids, third_place=kind == "single3")
+    else:
+        b = double_elimination(ids, grand_final=kind)
+    # part-way through a tournament
+    for _ in range(data.draw(st.integers(0, len(b.matches)))):
+        ready = b.ready()
+        if not ready:
+            break
+        b = advance(b, data.draw(st.sampled_from(ready)).key, data.draw(st.integers(0, 1)))
+    rows = to_rows(b)
+    assert all(isinstance(r, MatchRow) for r in rows)
+    again = rebuild(b.format, ids, rows, third_place=b.third_place, grand_final=b.grand_final)
+    assert again == b
+    # rows in any order (say, as a query returns them) give the same matches in a play order
+    shuffled = data.draw(st.permutations(rows))
+    other = rebuild(b.format, ids, shuffled, third_place=b.third_place, grand_final=b.grand_final)
+    assert sorted(other.matches, key=lambda m: m.key) == sorted(b.matches, key=lambda m: m.key)
+    index = {m.key: i for i, m in enumerate(other.matches)}
+    for m in other.matches:
+        for link in (m.winner_to, m.loser_to):
+            if link is not None:
+                assert index[link.match] > index[m.key]
+    assert other.byes == b.byes and other.champion == b.champion
+    for m in b.matches:
+        assert set(reset_from(other, m.key).affected) == set(reset_from(b, m.key).affected)
+
+
+def test_rebuild_refuses_broken_rows() -> None:
+    b = single_elimination(list("ABCD"))
+    rows = to_rows(b)
+    with pytest.raises(BracketError):  # a slot neither linked nor seeded
+        rebuild("single", list("ABCD"), [r for r in rows if r.key != "R1-M1"])
+    with pytest.raises(BracketError):  # duplicate key
+        rebuild("single", list("ABCD"), [*rows, rows[0]])
+    looped = [MatchRow("X", "main", 1, 1, ("A", None), winner_to=SlotRef("Y", 1)),
+              MatchRow("Y", "main", 1, 2, ("B", None), winner_to=SlotRef("X", 1))]  # fmt: skip
+    with pytest.raises(BracketError):
+        rebuild("single", ["A", "B"], looped)
