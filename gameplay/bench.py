@@ -16,6 +16,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,10 @@ def _pick_lead(ctx: Context, rng: random.Random, hand: list[int], kind: str) -> 
     return list(rng.choice(singles))
 
 
+def _all_follows(ctx: Context, counts: list[int], lead: Combo, prior: list[list[int]]) -> list[tuple[int, ...]]:
+    return list(legal_follows(ctx, counts, lead, prior=prior))
+
+
 def _illegal_follow(ctx: Context, rng: random.Random, hand: list[int], counts: list[int], lead: Combo,
                     prior: Sequence[Sequence[int]]) -> list[int] | None:
     for _ in range(10):
@@ -83,11 +88,11 @@ def _scenarios(rules: RuleSet, deals: list[tuple[Context, list[list[int]]]], see
     n = rules.players
     for ctx, hands in deals:
         for h in hands:
-            out["decompose"].append(_timeit(lambda h=h: decompose(ctx, h)))
+            out["decompose"].append(_timeit(partial(decompose, ctx, h)))
         leader = rng.randrange(n)
         kind = rng.choice(KINDS)
         lead_cards = _pick_lead(ctx, rng, hands[leader], kind)
-        out["classify"].append(_timeit(lambda lc=lead_cards: classify(ctx, lc)))
+        out["classify"].append(_timeit(partial(classify, ctx, lead_cards)))
         combo = classify(ctx, lead_cards)
         if combo.is_throw:
             others = {s: to_counts(hands[s]) for s in range(n) if s != leader}
@@ -99,16 +104,14 @@ def _scenarios(rules: RuleSet, deals: list[tuple[Context, list[list[int]]]], see
             seat = (leader + i) % n
             counts = to_counts(hands[seat])
             prior = list(table)
-            out["generate"].append(_timeit(lambda c=counts, p=prior: list(legal_follows(ctx, c, combo, prior=p)),
-                                           repeat=1))
+            out["generate"].append(_timeit(partial(_all_follows, ctx, counts, combo, prior), repeat=1))
             follows = list(legal_follows(ctx, counts, combo, prior=prior))
             legal = list(rng.choice(follows))
             bad = _illegal_follow(ctx, rng, hands[seat], counts, combo, prior) if rng.random() < 0.5 else None
             candidate = bad if bad is not None else legal
-            out["check"].append(_timeit(lambda c=counts, cand=candidate, p=prior:
-                                        is_legal_follow(ctx, c, combo, cand, prior=p)))
+            out["check"].append(_timeit(partial(is_legal_follow, ctx, counts, combo, candidate, prior=prior)))
             table.append(legal)
-        out["decide"].append(_timeit(lambda t=table: decide_trick(ctx, combo, t, leader)))
+        out["decide"].append(_timeit(partial(decide_trick, ctx, combo, table, leader)))
     return out
 
 

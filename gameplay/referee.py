@@ -75,10 +75,6 @@ class _Errors:
             raise RequestInvalid(self.errors, self.lang)
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict[int, list[int]], int, list[list[int]]]:
     errs = _Errors(lang)
     if not isinstance(payload, Mapping):
@@ -171,8 +167,9 @@ def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict
                 names = format_cards(mine)
                 errs.add(f"hands.{seat}", f"{names}: the hands hold more copies than the {rules.decks} decks contain.",
                          f"{names}：各家手牌中的张数超过了{rules.decks}副牌的数量。")
-    leader = payload.get("leader")
-    if not _is_int(leader) or not 0 <= leader < n:
+    raw_leader = payload.get("leader")
+    leader = raw_leader if isinstance(raw_leader, int) and not isinstance(raw_leader, bool) else -1
+    if not 0 <= leader < n:
         errs.add("leader", f"“leader” must be a seat number 0–{n - 1}.", f"“leader”必须是座位号 0–{n - 1}。")
     raw_plays = payload.get("plays")
     plays: list[list[int]] = []
@@ -195,7 +192,7 @@ def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict
                 plays.append([])
                 continue
             plays.append(codes)
-            if _is_int(leader) and 0 <= leader < n:
+            if 0 <= leader < n:
                 seat = (leader + i) % n
                 left = to_counts(hands.get(seat, []))
                 lacking = []

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.errors import Problems, ScoringInputError, normalize_lang
+from scoring.errors import Problem, Problems, ScoringInputError, normalize_lang
 from scoring.explain import explain_partnership, explain_red_five, explain_yongzhou
 from scoring.partnership import HandResult, LastTrick, MatchState, PartnershipOutcome, apply_hand
 from scoring.redfive import RedFiveCapture, RedFiveOutcome, RedFiveResult, settle_red_five
@@ -150,25 +150,24 @@ class ScoredHand:
         return explain_yongzhou(self.rules, self.outcome, self.result, self.lang)
 
 
-def score_hand_request(payload: Mapping[str, Any], lang: str = "en") -> dict[str, Any]:
+def score_hand_request(payload: object, lang: str = "en") -> dict[str, Any]:
     """The response body of ``POST /api/v1/scoring/hand`` for a decoded JSON ``payload``."""
     return score_hand(payload, lang).response
 
 
-def explain_hand_request(payload: Mapping[str, Any], lang: str = "en") -> dict[str, Any]:
+def explain_hand_request(payload: object, lang: str = "en") -> dict[str, Any]:
     """``score_hand_request``'s body plus ``"explanation"``, a list of sentences in ``lang``."""
     scored = score_hand(payload, lang)
     return {**scored.response, "explanation": scored.explanation()}
 
 
-def score_hand(payload: Mapping[str, Any], lang: str = "en") -> ScoredHand:
+def score_hand(payload: object, lang: str = "en") -> ScoredHand:
     """Parse, validate and score a request; the structured form behind both request functions."""
     lang = normalize_lang(lang)
     problems = Problems()
     read = _Reader(problems)
     if not isinstance(payload, Mapping):
-        problems.add("body", "type_object")
-        problems.raise_if_any(lang)
+        raise ScoringInputError([Problem("body", "type_object")], lang)
     variant = payload.get("variant")
     if variant is None:
         problems.add("variant", "required")
@@ -183,8 +182,6 @@ def score_hand(payload: Mapping[str, Any], lang: str = "en") -> ScoredHand:
             problems.add("state", "not_applicable", variant=variant)
         elif key not in {"variant", "options", "decks", "players", "outcome", "state"}:
             problems.add(key, "unknown_field")
-    if variant == RED_FIVE and payload.get("decks") is None:
-        problems.add("decks", "required")
     options = payload.get("options")
     if options is not None and not isinstance(options, Mapping):
         problems.add("options", "type_object")

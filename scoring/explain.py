@@ -20,6 +20,10 @@ SENTENCES: dict[str, tuple[str, str]] = {
         "The dealer's side won the last trick: the kitty's {kitty} points do not count for the attackers.",
         "庄家方赢得最后一轮：底牌的 {kitty} 分不计入闲家。",
     ),
+    "kitty_dealer_empty": (
+        "The dealer's side won the last trick: no kitty bonus for the attackers.",
+        "庄家方赢得最后一轮：闲家没有抠底得分。",
+    ),
     "kitty_power_of_two": (
         "The attackers won the last trick; its largest component has {largest} card(s), so the kitty "
         "counts ×2^{largest} = ×{raw}.",
@@ -224,7 +228,8 @@ def explain_partnership(
     lang = normalize_lang(lang)
     out: list[str] = []
     if result.kitty_multiplier == 0:
-        out.append(_t(lang, "kitty_dealer", kitty=outcome.kitty_points))
+        key = "kitty_dealer" if outcome.kitty_points else "kitty_dealer_empty"
+        out.append(_t(lang, key, kitty=outcome.kitty_points))
     else:
         largest = outcome.last_trick.largest or 0
         policy = rules.kitty_multiplier

@@ -15,8 +15,8 @@ MAX_RED_FIVES = 3
 class CalculatorForm(forms.Form):
     variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="tractor")
     # tractor / chaodi
-    level_0 = forms.ChoiceField(label=_("Level of side 0 (seats 0, 2)"), choices=LEVEL_CHOICES, initial="2", required=False)
-    level_1 = forms.ChoiceField(label=_("Level of side 1 (seats 1, 3)"), choices=LEVEL_CHOICES, initial="2", required=False)
+    level_0 = forms.ChoiceField(label=_("Level of side 0 (seats 0, 2)"), choices=LEVEL_CHOICES, initial="3", required=False)
+    level_1 = forms.ChoiceField(label=_("Level of side 1 (seats 1, 3)"), choices=LEVEL_CHOICES, initial="3", required=False)
     dealer = forms.TypedChoiceField(label=_("Dealer (seat)"), choices=SEAT_CHOICES, coerce=int, initial=0, required=False)
     a_failures_0 = forms.IntegerField(label=_("Failed A attempts in a row, side 0 (chaodi)"), min_value=0, initial=0, required=False)
     a_failures_1 = forms.IntegerField(label=_("Failed A attempts in a row, side 1 (chaodi)"), min_value=0, initial=0, required=False)

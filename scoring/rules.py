@@ -649,7 +649,7 @@ def default_options(variant: str, *, decks: int | None = None, players: int | No
             "red_five_capture_game_points": 2,
         }
     if variant == YONGZHOU:
-        return {"net_base": 300 // (players or 3), "partnership_mode": False}
+        return {"net_base": 300 // (players or 4), "partnership_mode": False}
     raise ValueError(f"unknown variant {variant!r}")
 
 
@@ -696,7 +696,7 @@ def scoring_rules(
         if decks is not None:
             problems.add("decks", "not_applicable", variant=variant)
         used_decks: int | None = 2
-        used_players = _check_count(problems, "players", players, variant, (3, 4), 3)
+        used_players = _check_count(problems, "players", players, variant, (3, 4), 4)
     else:
         allowed_decks = (2, 3) if variant == RED_FIVE else (2,)
         used_decks = _check_count(problems, "decks", decks, variant, allowed_decks, 2)

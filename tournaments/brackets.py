@@ -14,10 +14,12 @@ Generation
 :func:`single_elimination` (and :func:`double_elimination`, the format of the next issue) take the ids
 in seed order and return a :class:`Bracket`: an immutable value holding every match to be played.
 
-The bracket size is the next power of two; seeds are placed in the usual recursive order (1 v N,
-then the winner meets the 2^k-th seed's side ...), so seeds 1 and 2 can only meet in the final, seeds
-1-4 only in the semi-finals, and so on. The ``size - n`` missing seeds are the byes; they pair with the
-top seeds, and a bye never meets a bye.
+The bracket size is the next power of two; seeds are placed in the usual recursive order (for 8:
+1 v 8, 4 v 5, 2 v 7, 3 v 6 — each half of a bracket of 2^k is the bracket of 2^(k-1) with every seed s
+paired with 2^k + 1 - s), so seeds 1 and 2 can only meet in the final, seeds 1-4 only from the
+semi-finals on, the top 2^j seeds only from the round of 2^j on. The ``size - n`` missing seed numbers
+are the byes; seed s meets seed ``size + 1 - s``, so they pair with the top seeds and, as n > size/2,
+a bye never meets a bye.
 
 **Byes are resolved at generation time: there is no match row for a bye.** A seed with a bye is placed
 directly into its round-2 slot (``Bracket.byes`` lists them; :meth:`Bracket.tree` shows them as
@@ -29,10 +31,11 @@ empty slot does not exist; whoever would fill the other slot goes on to where it
 is applied to every match, which is what makes double elimination with byes work (a loser of a bye
 "match" does not exist, so the losers'-bracket match waiting for it disappears too).
 
-Match keys are stable and positional: ``R{round}-M{position}`` where the position counts every slot of
+Match keys are stable and positional: ``R{round}-M{position}`` where the position counts every match of
 the full power-of-two bracket, so round 1 has gaps where the byes are (with 5 entries the only round-1
-match is ``R1-M2``: seeds 4 v 5; seeds 1, 2 and 3 start in round 2). Double elimination uses ``W{r}-M{p}``, ``L{r}-M{p}``,
-``GF1`` and ``GF2``; the third-place match is ``3P``.
+match is ``R1-M2``, seeds 4 v 5; seeds 1, 2 and 3 start in round 2). Double elimination uses
+``W{r}-M{p}``, ``L{r}-M{p}``, ``GF1`` and ``GF2``; the third-place match is ``3P``. ``Bracket.matches``
+is in a play order (every match after the ones feeding it), which is also a good creation order.
 
 Data model implied for the Django ``Match`` rows (one row per :class:`Match`)
 ---------------------------------------------------------------------------
@@ -46,7 +49,10 @@ Data model implied for the Django ``Match`` rows (one row per :class:`Match`)
   has it — if the entry in that slot (the winners'-bracket champion) wins, the event is over and the
   reset match ``GF2`` is not played (:attr:`MatchStatus.NOT_NEEDED`).
 
-Everything else (round names, which slot waits for whom, byes, the champion) is derived from these.
+The stage row holds the format (``single``/``double``), ``third_place``, the grand-final option, and
+the entries' seed numbers. Everything else (round names, which slot waits for whom, byes, the champion)
+is derived: :func:`to_rows` gives the rows to create, and :func:`rebuild` turns stored rows back into a
+:class:`Bracket` so the services can call :func:`reset_from` or draw :meth:`Bracket.tree`.
 
 Advancing and corrections
 -------------------------

@@ -99,6 +99,9 @@ class Tournament(TimeStamped):
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
     is_public = models.BooleanField(_("public"), default=True)
+    require_confirmation = models.BooleanField(
+        _("results need confirmation"), default=False,
+        help_text=_("A result becomes final when the other side (or an organizer) confirms it."))
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tournaments",
                               verbose_name=_("owner"))
     organizers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organized_tournaments",
@@ -142,6 +145,7 @@ class Entry(TimeStamped):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="entries")
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
 
     class Meta:
         ordering = ["seed", "id"]
@@ -173,6 +177,10 @@ class Stage(TimeStamped):
 
     class Format(models.TextChoices):
         SINGLE_ELIMINATION = "single_elimination", _("single elimination")
+        DOUBLE_ELIMINATION = "double_elimination", _("double elimination")
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("round robin")
+        TABLE_ROUNDS = "table_rounds", _("individual table rounds")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
@@ -192,6 +200,15 @@ class Stage(TimeStamped):
     seeding = models.CharField(_("seeding"), max_length=20, choices=Seeding.choices, default=Seeding.MANUAL)
     random_seed = models.BigIntegerField(_("random seed"), null=True, blank=True)
     third_place = models.BooleanField(_("third-place match"), default=False)
+    grand_final = models.CharField(_("grand final (double elimination)"), max_length=10, default="single",
+                                   choices=[("single", _("a single match")), ("reset", _("with a reset")),
+                                            ("none", _("none"))])
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds (Swiss, table rounds)"), null=True, blank=True)
+    hands_per_table = models.PositiveSmallIntegerField(_("hands per table (table rounds)"), null=True, blank=True)
+    tiebreaks = models.JSONField(_("tiebreaks, in order"), default=list, blank=True)
+    qualifiers = models.PositiveSmallIntegerField(_("entries qualifying for the next stage"), null=True, blank=True)
+    source_stage = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                     verbose_name=_("qualified from"))
     settings = models.JSONField(_("settings"), default=dict, blank=True)
 
     class Meta:
@@ -236,6 +253,7 @@ class Match(TimeStamped):
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="matches")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     key = models.CharField(_("bracket key"), max_length=20)
+    section = models.CharField(_("section"), max_length=20, default="main")
     position = models.PositiveIntegerField(_("position in round"), default=0)
     table = models.PositiveIntegerField(_("table"), null=True, blank=True)
     entry0 = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
@@ -248,12 +266,19 @@ class Match(TimeStamped):
     loser_next_slot = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING)
     winner_side = models.PositiveSmallIntegerField(_("winning side"), null=True, blank=True)
+    is_draw = models.BooleanField(_("draw"), default=False)
+    final_if_won_by = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                       help_text=_("grand final: the event ends if this slot wins"))
     state = models.JSONField(_("match state"), default=dict, blank=True)
     hands_played = models.PositiveIntegerField(_("hands played"), default=0)
     version = models.PositiveIntegerField(_("version"), default=1)
     scorer_token = models.CharField(_("scorer link token"), max_length=64, default=new_token, unique=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
+    confirmed_at = models.DateTimeField(_("result confirmed at"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="+")
 
     class Meta:
         ordering = ["stage", "round__number", "position"]
@@ -267,8 +292,10 @@ class Match(TimeStamped):
                                    name="match_next_slot_valid"),
             models.CheckConstraint(condition=Q(loser_next_slot__isnull=True) | Q(loser_next_slot__in=[0, 1]),
                                    name="match_loser_next_slot_valid"),
-            models.CheckConstraint(condition=~Q(status="finished") | Q(winner_side__isnull=False),
+            models.CheckConstraint(condition=~Q(status="finished") | Q(winner_side__isnull=False) | Q(is_draw=True)
+                                   | Q(entry0__isnull=True, entry1__isnull=True),
                                    name="match_finished_has_winner"),
+            models.CheckConstraint(condition=Q(is_draw=False) | Q(winner_side__isnull=True), name="match_draw_no_winner"),
             models.CheckConstraint(condition=Q(entry0__isnull=True) | Q(entry1__isnull=True)
                                    | ~Q(entry0=models.F("entry1")), name="match_two_different_entries"),
             models.CheckConstraint(condition=Q(status__in=["pending", "ready", "playing", "finished", "bye"]),
@@ -368,3 +395,59 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"
+
+
+class TableSeat(models.Model):
+    """A player's seat at an individual-variant table (red five, Yongzhou): seats 0..N−1 in play order."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="table_seat_unique"),
+            models.UniqueConstraint(fields=["match", "entry"], name="table_entry_once"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="table_seat_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.seat}: {self.entry}"
+
+
+class PrintJob(TimeStamped):
+    """A document rendered to PDF, on demand or in bulk by a Celery task; the file is kept."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="print_jobs")
+    kind = models.CharField(_("document"), max_length=40)
+    params = models.JSONField(default=dict, blank=True)
+    title = models.CharField(_("title"), max_length=200, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveIntegerField(_("done"), default=0)
+    total = models.PositiveIntegerField(_("total"), default=0)
+    file = models.FileField(_("file"), upload_to="prints/%Y/%m/", null=True, blank=True)
+    pages = models.PositiveIntegerField(_("pages"), default=0)
+    error = models.TextField(_("error"), blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=["queued", "running", "done", "failed"]),
+                                   name="printjob_status_valid"),
+            models.CheckConstraint(condition=Q(progress__lte=models.F("total")) | Q(total=0),
+                                   name="printjob_progress_within_total"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or self.kind

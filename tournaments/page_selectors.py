@@ -37,6 +37,8 @@ class BracketSlot:
 class BracketMatch:
     match: Match
     slots: list[BracketSlot]
+    row: int = 1  # grid row and span: a match of round r spans 2^(r-1) rows of the first round
+    span: int = 1
 
     @property
     def live(self) -> bool:
@@ -54,8 +56,11 @@ def bracket_columns(stage: Stage) -> list[dict[str, Any]]:
                 feeders[(m.next_match_id, m.next_slot)] = m.key
             if m.loser_next_match_id is not None and m.loser_next_slot is not None:
                 feeders[(m.loser_next_match_id, m.loser_next_slot)] = m.key
+    main_rounds = [c["number"] for c in columns if c["number"]]
+    rows = 2 ** (max(main_rounds, default=1) - 1)
     out = []
     for column in columns:
+        span = 2 ** (column["number"] - 1) if column["number"] else rows
         drawn = []
         for m in column["matches"]:
             levels = (m.state or {}).get("levels") or [None, None]
@@ -67,8 +72,9 @@ def bracket_columns(stage: Stage) -> list[dict[str, Any]]:
                     won=m.winner_side == side, lost=m.winner_side is not None and m.winner_side != side,
                     waiting_for="" if entry else feeders.get((m.pk, side), ""),
                 ))
-            drawn.append(BracketMatch(match=m, slots=slots))
-        out.append({**column, "matches": drawn})
+            row = (max(m.position, 1) - 1) * span + 1 if column["number"] else 1
+            drawn.append(BracketMatch(match=m, slots=slots, row=min(row, rows), span=span))
+        out.append({**column, "matches": drawn, "rows": rows})
     return out
 
 
@@ -84,7 +90,10 @@ def tables_with_seats(tournament: Tournament) -> list[dict[str, Any]]:
     for m in matches:
         seats = selectors.seat_names(m)
         preview = selectors.next_dealer_preview(m)
-        rows.append({"match": m, "seats": seats, "preview": preview,
+        levels = (m.state or {}).get("levels") or ["", ""]
+        sides = [{"entry": m.entry(side), "seats": (seats[side], seats[side + 2]), "level": levels[side]}
+                 for side in (0, 1)]
+        rows.append({"match": m, "seats": seats, "preview": preview, "sides": sides,
                      "round": selectors.round_label(m.round.name),
                      "dealer_name": seats[preview["dealer"]] if preview else ""})
     return rows

@@ -1,4 +1,4 @@
-"""Pages of the tournaments app."""
+"""Pages of the tournaments app (namespace-free names, as the rest of the site)."""
 
 from django.urls import path
 
@@ -6,4 +6,14 @@ from tournaments import views
 
 urlpatterns = [
     path("players/", views.player_list, name="player-list"),
+    path("tournaments/", views.tournament_list, name="tournament-list"),
+    path("tournaments/new/", views.tournament_create, name="tournament-create"),
+    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
+    path("tournaments/<int:pk>/bracket/", views.tournament_bracket, name="tournament-bracket"),
+    path("tournaments/<int:pk>/tables/", views.tournament_tables, name="tournament-tables"),
+    path("tournaments/<int:pk>/standings/", views.tournament_standings, name="tournament-standings"),
+    path("tournaments/<int:pk>/manage/", views.tournament_manage, name="tournament-manage"),
+    path("matches/<int:pk>/", views.match_detail, name="match-detail"),
+    path("matches/<int:pk>/score/", views.match_score, name="match-score"),
+    path("t/<str:token>/", views.table_link, name="table-link"),
 ]

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay.cards import BJ, LJ, Card, contains, deck_codes, format_cards, from_counts, missing, parse_cards, to_counts
+from gameplay.cards import (
+    BJ,
+    LJ,
+    Card,
+    contains,
+    deck_codes,
+    format_cards,
+    from_counts,
+    missing,
+    parse_cards,
+    to_counts,
+)
 from gameplay.errors import GameplayError, InvalidCards
 
 

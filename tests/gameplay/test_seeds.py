@@ -299,3 +299,38 @@ def test_seed000_no_gift_ex4_break_the_trump_pair_of_5s_rather_than_discard_K() 
     lc = lead(ctx, "C9 C9")
     got = plays_text(ctx, legal_follows(ctx, hand("D5 D5 SK C7"), lc, prior=[cards("C9 C9")]))
     assert got == {"D5 C7"}
+
+
+def test_seed000_follow_rules_1_to_4() -> None:
+    """对门原则 ①–④: follow the side suit; follow trumps; pair → pair of the suit; tractor → tractor, else pairs."""
+    ctx = _yz()
+    assert plays_text(ctx, legal_follows(ctx, hand("C7 C8 H9 BJ"), lead(ctx, "CA"))) == {"C7", "C8"}
+    assert plays_text(ctx, legal_follows(ctx, hand("C7 S2 H9 BJ"), lead(ctx, "HA"))) == {"S2", "H9", "BJ"}
+    assert plays_text(ctx, legal_follows(ctx, hand("C7 C7 C8 C9"), lead(ctx, "CA CA"))) == {"C7 C7"}
+    got = plays_text(ctx, legal_follows(ctx, hand("C7 C7 C9 C9 CQ C5"), lead(ctx, "CA CA CK CK")))
+    assert got == {"C9 C9 C7 C7"}
+    got = plays_text(ctx, legal_follows(ctx, hand("C7 C7 CJ CJ CQ C5 C8"), lead(ctx, "CA CA CK CK")))
+    assert got == {"CJ CJ C7 C7"}  # two pairs (no tractor: 7 and J are not adjacent)
+
+
+def test_seed000_pairs_same_suit_same_rank_only() -> None:
+    """对子：同花色同点数的2张牌（两张不同花色同点数牌不是对子）."""
+    ctx = _yz()
+    assert lead(ctx, "S10 S10").shape == "pair"
+    assert lead(ctx, "S10 C10").shape == "throw"  # two 副10 of one tier: not a pair
+
+
+def test_seed000_points_and_300_total() -> None:
+    from gameplay.cards import deck_codes
+    from gameplay.tricks import trick_points
+
+    ctx = _yz()
+    assert trick_points(ctx, [deck_codes(2, (3, 4, 6))]) == 300
+    assert trick_points(ctx, [cards("C5 S10 HK LJ BJ")]) == 5 + 10 + 10 + 20 + 30
+
+
+def test_seed001_no_trump_level_cards_equal() -> None:
+    """反无主: only jokers, level cards and 2s are trumps; level cards of all suits are equal."""
+    ctx = make_ctx("chaodi", "7", None)
+    assert ctx.compare("S7", "D7") == 0 and ctx.is_trump("H2") and not ctx.is_trump("HA")
+    assert trick_winner(ctx, lead(ctx, "D7"), [cards("D7"), cards("S7")]) == 0

@@ -84,7 +84,7 @@ def test_minimal_tractor_request() -> None:
 
 
 def test_chaodi_pass_a_request() -> None:
-    body = {
+    body: dict[str, Any] = {
         "variant": "chaodi",
         "state": {"levels": ["Q", "A"], "dealer": 1, "a_failures": [0, 2]},
         "outcome": {
@@ -238,3 +238,15 @@ def test_core_imports_without_django() -> None:
         "assert 'gameplay' not in sys.modules, 'gameplay imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_defaults_match_the_referee_red_five_2_decks_and_yongzhou_4_players() -> None:
+    """Without ``decks`` red five is played with 2 decks; without ``players`` Yongzhou has 4 players."""
+    from scoring.api import score_hand_request
+
+    red = score_hand_request({"variant": "red-five", "outcome": {
+        "dealer": 0, "bid": 120, "trump": "C", "dealer_points": 100, "kitty_points": 20,
+        "dealer_won_last_trick": True, "red_fives": [{"played_by": 0, "won_by": 1}]}})
+    assert red == {"dealer_final": -20, "game_points": [-8, 4, 2, 2]}
+    yz = score_hand_request({"variant": "yongzhou-300", "outcome": {"points": [20, 130, 100, 50]}})
+    assert yz["net"] == [-55, 55, 25, -25]

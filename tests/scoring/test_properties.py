@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from scoring.api import score_hand_request
 from scoring.errors import ScoringInputError
+from scoring.explain import explain_partnership, explain_red_five, explain_yongzhou
 from scoring.partnership import LastTrick, MatchState, PartnershipOutcome, apply_hand, initial_state
 from scoring.redfive import RedFiveCapture, RedFiveOutcome, settle_red_five
 from scoring.rules import PartnershipRules, RedFiveRules, YongzhouRules, scoring_rules
@@ -55,6 +56,7 @@ def test_red_five_game_points_sum_to_zero(hand: tuple[RedFiveRules, RedFiveOutco
     rules, outcome = hand
     result = settle_red_five(rules, outcome)
     assert sum(result.game_points) == 0
+    assert explain_red_five(rules, outcome, result, "zh-hans")
     kitty = outcome.kitty_points if outcome.dealer_won_last_trick else 0
     expected = (
         outcome.dealer_points
@@ -83,6 +85,7 @@ def test_yongzhou_nets_sum_to_zero(hand: tuple[YongzhouRules, YongzhouOutcome]) 
     rules, outcome = hand
     result = settle_yongzhou(rules, outcome)
     assert sum(result.net) == 0
+    assert explain_yongzhou(rules, outcome, result, "en")
     assert outcome.points[result.next_dealer] == max(outcome.points)
     if result.side_net is not None:
         assert sum(result.side_net) == 0
@@ -133,6 +136,9 @@ def test_levels_never_go_down_nor_skip_a_must_play_level(
     index = rules.level_index
     for outcome in hands:
         result, after = apply_hand(rules, state, outcome)
+        for lang in ("en", "zh-hans"):
+            sentences = explain_partnership(rules, state, outcome, result, after, lang)
+            assert sentences and all(sentences)
         for side in (0, 1):
             before_i, after_i = index(state.levels[side]), index(after.levels[side])
             assert after_i >= before_i, "a level went down"

@@ -48,7 +48,7 @@ def test_variant_keys() -> None:
             {"decks": 3},
             {"decks": 3, "players": 4, "total_points": 300, "kitty_cards": 6, "kitty_max_points": 60},
         ),
-        ("yongzhou-300", {}, {"players": 3, "total_points": 300, "kitty_cards": 0, "kitty_max_points": 0}),
+        ("yongzhou-300", {}, {"players": 4, "total_points": 300, "kitty_cards": 0, "kitty_max_points": 0}),
         ("yongzhou-300", {"players": 4}, {"players": 4, "total_points": 300, "kitty_cards": 0}),
     ],
 )
@@ -146,7 +146,7 @@ def test_split_options() -> None:
 def test_rules_are_frozen() -> None:
     rules = scoring_rules("tractor")
     with pytest.raises(AttributeError):
-        rules.target_level = "A"  # type: ignore[misc]
+        rules.target_level = "A"  # type: ignore[misc, attr-defined]
 
 
 def test_all_bad_options_reported_at_once() -> None:
