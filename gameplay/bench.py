@@ -83,6 +83,7 @@ def _illegal_follow(ctx: Context, rng: random.Random, hand: list[int], counts: l
 
 
 def _scenarios(rules: RuleSet, deals: list[tuple[Context, list[list[int]]]], seed: int) -> dict[str, list[float]]:
+    """Timings per measure; keys "check:<shape>" etc. split them by the lead's shape."""
     rng = random.Random(seed)
     out: dict[str, list[float]] = {k: [] for k in ("decompose", "classify", "check", "generate", "decide")}
     n = rules.players
@@ -95,10 +96,10 @@ def _scenarios(rules: RuleSet, deals: list[tuple[Context, list[list[int]]]], see
         out["classify"].append(_timeit(partial(classify, ctx, lead_cards)))
         combo = classify(ctx, lead_cards)
         if combo.is_throw:
+            # the throw check runs (not timed), but the followers answer the throw as led, so that
+            # throws stay in the mix even though most random throws would fail
             others = {s: to_counts(hands[s]) for s in range(n) if s != leader}
-            tc = throw_check(ctx, combo, others, leader)
-            if tc.failed and tc.forced is not None:
-                combo = tc.forced
+            throw_check(ctx, combo, others, leader)
         table: list[list[int]] = [list(combo.codes)]
         for i in range(1, n):
             seat = (leader + i) % n
@@ -109,9 +110,13 @@ def _scenarios(rules: RuleSet, deals: list[tuple[Context, list[list[int]]]], see
             legal = list(rng.choice(follows))
             bad = _illegal_follow(ctx, rng, hands[seat], counts, combo, prior) if rng.random() < 0.5 else None
             candidate = bad if bad is not None else legal
-            out["check"].append(_timeit(partial(is_legal_follow, ctx, counts, combo, candidate, prior=prior)))
+            t = _timeit(partial(is_legal_follow, ctx, counts, combo, candidate, prior=prior))
+            out["check"].append(t)
+            out.setdefault(f"check:{combo.shape}", []).append(t)
             table.append(legal)
-        out["decide"].append(_timeit(partial(decide_trick, ctx, combo, table, leader)))
+        t = _timeit(partial(decide_trick, ctx, combo, table, leader))
+        out["decide"].append(t)
+        out.setdefault(f"decide:{combo.shape}", []).append(t)
     return out
 
 
@@ -157,9 +162,19 @@ def cmd_tricks(args: argparse.Namespace) -> int:
             variants.append((label, rs, _random_deals(rs, args.count, 2)))
     cols = ("decompose", "classify", "check", "generate", "decide")
     print(f"{'variant':26}" + "".join(f"{c:>11}" for c in cols) + "   (median µs)")
+    first: dict[str, list[float]] = {}
     for label, rs, deals in variants:
         res = _scenarios(rs, deals, args.seed)
+        first = first or res
         print(f"{label:26}" + "".join(f"{statistics.median(res[c]):11.2f}" for c in cols))
+    print()
+    print(f"{variants[0][0]}, by the shape of the lead: median µs (samples)")
+    for shape in ("single", "pair", "tractor", "throw"):
+        parts = []
+        for measure in ("check", "decide"):
+            xs = first.get(f"{measure}:{shape}", [])
+            parts.append(f"{measure} {statistics.median(xs):7.2f} ({len(xs)})" if xs else f"{measure}       -")
+        print(f"  {shape:8} " + "   ".join(parts))
     print("decompose = a dealt hand (25 cards in tractor); check = one follow (half legal, half illegal); "
           "generate = all legal follows; decide = winner and points of a complete trick.")
     return 0

@@ -246,8 +246,7 @@ def _describe_need(ctx: Context, lead: Combo, best: tuple[int, ...]) -> tuple[st
                 zh += f"再加{extra}个{unit_zh}"
             return en, zh
         return f"{extra} {unit_en}", f"{extra}个{unit_zh}"
-    return ("as much of the throw's structure (tractors, then pairs) as the hand holds",
-            "尽可能跟出甩牌的牌型（先拖拉机，再对子）")
+    return ("more of the throw's tractors and pairs", "更多甩牌中的拖拉机和对子")
 
 
 def _follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -> tuple[str, Any] | None:
@@ -338,11 +337,19 @@ def check_follow_base(ctx: Context, hand: Counts, lead: Combo, play: Sequence[in
         )
     need_en, need_zh = _describe_need(ctx, lead, data)
     shape_en, shape_zh = SHAPE_EN[lead.shape], SHAPE_ZH[lead.shape]
+    example = next(_base_follows(ctx, hand, lead), None)
+    ex = format_cards(example) if example else ""
+    if lead.is_throw:
+        holds_en = f"the hand can show more of the throw's tractors and pairs in {SUIT_EN[s]}"
+        holds_zh = f"手中的{SUIT_ZH[s]}能跟出更多甩牌中的拖拉机和对子"
+    else:
+        holds_en = f"the hand holds {need_en} of {SUIT_EN[s]}"
+        holds_zh = f"手中有{SUIT_ZH[s]}{need_zh}"
     raise IllegalPlay(
-        f"{_seat_en(seat)} played {format_cards(play)} to {shape_en} of {SUIT_EN[s]} but holds {need_en} "
-        f"of {SUIT_EN[s]}: the follower must match the lead's structure as far as the hand allows.",
-        f"{_seat_zh(seat)}出了 {format_cards(play)}，首家出的是{SUIT_ZH[s]}{shape_zh}，而手中有{SUIT_ZH[s]}{need_zh}："
-        f"跟牌必须尽可能跟出首家的牌型。",
+        f"{_seat_en(seat)} played {format_cards(play)} to {shape_en} of {SUIT_EN[s]}, but {holds_en}: "
+        f"the follower must match the lead's structure as far as the hand allows (for example {ex}).",
+        f"{_seat_zh(seat)}出了 {format_cards(play)}，首家出的是{SUIT_ZH[s]}{shape_zh}，而{holds_zh}："
+        f"跟牌必须尽可能跟出首家的牌型（例如 {ex}）。",
     )
 
 
@@ -481,8 +488,11 @@ def check_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int], *
         ex = _extra_constraints(ctx, hand, lead, prior)
         ok, en, zh = _extra_ok(ctx, lead, play, ex)
         if not ok:
-            raise IllegalPlay(f"{_seat_en(seat)} played {format_cards(play)}: {en}.",
-                              f"{_seat_zh(seat)}出了 {format_cards(play)}：{zh}。")
+            example = next((p for p in _base_follows(ctx, hand, lead) if _extra_ok(ctx, lead, p, ex)[0]), None)
+            tail_en = f" (for example {format_cards(example)})" if example else ""
+            tail_zh = f"（例如 {format_cards(example)}）" if example else ""
+            raise IllegalPlay(f"{_seat_en(seat)} played {format_cards(play)}: {en}{tail_en}.",
+                              f"{_seat_zh(seat)}出了 {format_cards(play)}：{zh}{tail_zh}。")
 
 
 def is_legal_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int], *,

@@ -249,6 +249,7 @@ class Match(TimeStamped):
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
         BYE = "bye", _("bye")
+        VOID = "void", _("not needed")
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="matches")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
@@ -298,7 +299,7 @@ class Match(TimeStamped):
             models.CheckConstraint(condition=Q(is_draw=False) | Q(winner_side__isnull=True), name="match_draw_no_winner"),
             models.CheckConstraint(condition=Q(entry0__isnull=True) | Q(entry1__isnull=True)
                                    | ~Q(entry0=models.F("entry1")), name="match_two_different_entries"),
-            models.CheckConstraint(condition=Q(status__in=["pending", "ready", "playing", "finished", "bye"]),
+            models.CheckConstraint(condition=Q(status__in=["pending", "ready", "playing", "finished", "bye", "void"]),
                                    name="match_status_valid"),
         ]
 

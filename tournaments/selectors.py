@@ -45,14 +45,14 @@ def matches_of(tournament: Tournament) -> QuerySet[Match]:
             .order_by("stage__number", "round__number", "position"))
 
 
-def round_label(code: str) -> str:
-    """A stored round code (``final``, ``round-of-16``) in the active language."""
-    if code.startswith("round-of-"):
-        return round_name("round-of", int(code.rsplit("-", 1)[1]), core_lang())
+def round_label(name: str) -> str:
+    """A stored round name ``code:number`` (``final:0``, ``round-of:16``) in the active language;
+    other names (Swiss "Round 3") are shown as they are."""
+    code, _sep, number = name.partition(":")
     try:
-        return round_name(code, 0, core_lang())
-    except KeyError:
-        return code
+        return round_name(code, int(number or 0), core_lang())
+    except (KeyError, ValueError):
+        return name
 
 
 @dataclass
@@ -97,21 +97,19 @@ def elimination_standings(tournament: Tournament) -> list[StandingRow]:
                 won = m.winner_side == side
                 row.wins += int(won)
                 row.losses += int(not won)
-                if m.key != "3P" and not won:
-                    row.alive = False
                 if levels:
                     row.level_difference += level_index(levels[side]) - level_index(levels[1 - side])
             elif levels:
                 row.current_level, row.opponent_level = levels[side], levels[1 - side]
-    for m in matches:
-        if m.status != Match.Status.FINISHED:
-            continue
-        if m.key == "3P":
-            rows[m.entry(m.winner_side).pk].place = "3"
-            rows[m.entry(1 - m.winner_side).pk].place = "4"
-        elif m.next_match_id is None and m.round.number == final_round:
-            rows[m.entry(m.winner_side).pk].place = "1"
-            rows[m.entry(1 - m.winner_side).pk].place = "2"
+    lives = 2 if any(m.section == "winners" for m in matches) else 1
+    for row in rows.values():
+        eliminating = [m for m in row.matches if m.status == Match.Status.FINISHED and m.section != "third_place"
+                       and m.winner_side is not None and m.entry(1 - m.winner_side) == row.entry]
+        row.alive = len(eliminating) < lives and not any(m.status == Match.Status.FINISHED and m.next_match_id is None
+                                                         and m.section in ("main", "grand_final") for m in row.matches)
+    for entry_id, place in _places(matches).items():
+        if entry_id in rows:
+            rows[entry_id].place = place
     ordered = sorted(rows.values(), key=_standing_key)
     previous: tuple[Any, ...] | None = None
     for index, row in enumerate(ordered, start=1):
@@ -119,6 +117,38 @@ def elimination_standings(tournament: Tournament) -> list[StandingRow]:
         row.rank = ordered[index - 2].rank if previous == key else index
         previous = key
     return ordered
+
+
+def _places(matches: list[Match]) -> dict[int, str]:
+    """Places decided by the deciding matches: the final (and third-place match) of a single
+    elimination; the grand final (its reset when played) of a double elimination; without a grand
+    final, the winners' final gives 1st and the losers' final 2nd and 3rd."""
+    finished = [m for m in matches if m.status == Match.Status.FINISHED and m.winner_side is not None]
+    by_section: dict[str, list[Match]] = {}
+    for m in finished:
+        by_section.setdefault(m.section, []).append(m)
+    places: dict[int, str] = {}
+
+    def decide(m: Match, first: str, second: str) -> None:
+        places[m.entry(m.winner_side).pk] = first  # type: ignore[union-attr]
+        places[m.entry(1 - m.winner_side).pk] = second  # type: ignore[union-attr]
+
+    for m in by_section.get("main", []):
+        if m.next_match_id is None:
+            decide(m, "1", "2")
+    for m in by_section.get("third_place", []):
+        decide(m, "3", "4")
+    grand = sorted(by_section.get("grand_final", []), key=lambda m: m.key)
+    if grand:
+        decide(grand[-1], "1", "2")
+    elif any(m.section == "winners" for m in matches):
+        for m in by_section.get("winners", []):
+            if m.next_match_id is None:
+                places[m.entry(m.winner_side).pk] = "1"  # type: ignore[union-attr]
+        for m in by_section.get("losers", []):
+            if m.next_match_id is None:
+                decide(m, "2", "3")
+    return places
 
 
 def _standing_key(row: StandingRow) -> tuple[Any, ...]:

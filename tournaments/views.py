@@ -526,7 +526,7 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
             # Show the fresh state; keep the figures typed so far, against the new version.
             match = selectors.match_detail(match.pk) or match
             data = request.POST.copy()
-            data["version"] = str(match.version)
+            data["version"] = data["c-version"] = str(match.version)
             if action == "correct" and correction is not None:
                 number = correction.initial.get("number", 0)
                 correction = _correction_form(request, match, rules, number, data)

@@ -344,3 +344,26 @@ def test_entry_status_constraint(organizer):
     team = TeamFactory()
     with pytest.raises(IntegrityError), transaction.atomic():
         Entry.objects.create(tournament=t, team=team, player=team.player1)
+
+
+@pytest.mark.parametrize(("grand_final", "matches"), [("single", 6), ("reset", 7), ("none", 5)])
+def test_double_elimination_runs_to_a_champion(organizer, grand_final, matches):
+    """Four teams: 2n − 2 matches (+1 reset, −1 without a grand final); seed 1 never loses."""
+    actor = Actor(organizer)
+    t = make_tournament(owner=organizer, teams=4, start=False)
+    tournament_start(tournament=t, actor=actor, format="double_elimination", grand_final=grand_final)
+    assert Match.objects.filter(stage__tournament=t).count() == matches
+    for _ in range(matches):
+        ready = Match.objects.filter(stage__tournament=t, status="ready").order_by("position").first()
+        if ready is None:
+            break
+        top_seeded = 0 if (ready.entry0.seed or 99) < (ready.entry1.seed or 99) else 1
+        win_match(ready, top_seeded, actor)
+    t.refresh_from_db()
+    assert t.status == "finished"
+    rows = selectors.elimination_standings(t)
+    assert rows[0].entry.seed == 1 and rows[0].losses == 0
+    if grand_final == "reset":
+        assert Match.objects.get(stage__tournament=t, key="GF2").status == "void"
+    losses = {r.entry.seed: r.losses for r in rows}
+    assert all(losses[s] == 2 for s in (3, 4))

@@ -20,11 +20,16 @@ MIN_ENTRIES, MAX_ENTRIES = 2, 512
 
 
 def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "manual",
-                     random_seed: int | None = None, third_place: bool = False) -> Stage:
-    """Seed the active entries, build the single-elimination bracket, and set the tournament running."""
+                     random_seed: int | None = None, third_place: bool = False,
+                     format: str = Stage.Format.SINGLE_ELIMINATION, grand_final: str = "single") -> Stage:
+    """Seed the active entries, build the elimination bracket, and set the tournament running."""
     require_organizer(actor, tournament)
     if seeding not in Stage.Seeding.values:
         raise ServiceError.one("seeding", _("Seeding is manual, rating or random."))
+    if format not in (Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION):
+        raise ServiceError.one("format", _("Start an elimination here; other formats start as stages."))
+    if grand_final not in ("single", "reset", "none"):
+        raise ServiceError.one("grand_final", _("The grand final is single, reset or none."))
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
@@ -32,52 +37,81 @@ def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "ma
         if not tournament.is_partnership:
             raise ServiceError.one("variant", _("Elimination brackets are for the partnership variants."))
         entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("team", "player"))
-        if not MIN_ENTRIES <= len(entries) <= MAX_ENTRIES:
-            raise ServiceError.one("entries", _("An elimination needs 2 to 512 entries (there are %(n)s).")
-                                   % {"n": len(entries)})
-        if seeding == "manual" and any(e.seed is None for e in entries):
-            missing = ", ".join(e.name for e in entries if e.seed is None)
-            raise ServiceError.one("seeding", _("Manual seeding needs a seed for every entry; missing: %(names)s.")
-                                   % {"names": missing})
-        if seeding == "random" and random_seed is None:
-            random_seed = random.SystemRandom().randrange(2**31)
-        order = brackets.seed_order(
-            [brackets.Entry(id=e.pk, rating=e.rating, seed=e.seed) for e in entries],
-            seeding, rng=random.Random(random_seed) if seeding == "random" else None,
-        )
-        # The seeds actually used are stored, so the bracket can be explained and redrawn.
-        Entry.objects.filter(pk__in=order).update(seed=None)
-        for number, pk in enumerate(order, start=1):
-            Entry.objects.filter(pk=pk).update(seed=number)
-        bracket = brackets.single_elimination(order, third_place=third_place)
+        order, random_seed = seeded_entries(entries, seeding, random_seed)
         stage = Stage.objects.create(tournament=tournament, number=(tournament.stages.count() + 1),
                                      name=_("Elimination"), status=Stage.Status.RUNNING, seeding=seeding,
-                                     random_seed=random_seed, third_place=third_place)
-        _store_bracket(stage, bracket)
+                                     random_seed=random_seed, third_place=third_place, format=format,
+                                     grand_final=grand_final)
+        build_elimination(stage, order)
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status", "updated_at"])
         audit(actor=actor, action="tournament.start", tournament=tournament, target=f"stage:{stage.pk}",
-              data={"seeding": seeding, "random_seed": random_seed, "order": order, "third_place": third_place})
+              data={"seeding": seeding, "random_seed": random_seed, "order": order, "third_place": third_place,
+                    "format": format})
         return stage
 
 
+def seeded_entries(entries: list[Entry], seeding: str, random_seed: int | None) -> tuple[list[int], int | None]:
+    """Order entries best seed first and store the seeds actually used (so a draw can be explained)."""
+    if not MIN_ENTRIES <= len(entries) <= MAX_ENTRIES:
+        raise ServiceError.one("entries", _("An elimination needs 2 to 512 entries (there are %(n)s).")
+                               % {"n": len(entries)})
+    if seeding == "manual" and any(e.seed is None for e in entries):
+        missing = ", ".join(e.name for e in entries if e.seed is None)
+        raise ServiceError.one("seeding", _("Manual seeding needs a seed for every entry; missing: %(names)s.")
+                               % {"names": missing})
+    if seeding == "random" and random_seed is None:
+        random_seed = random.SystemRandom().randrange(2**31)
+    order = brackets.seed_order(
+        [brackets.Entry(id=e.pk, rating=e.rating, seed=e.seed) for e in entries],
+        seeding, rng=random.Random(random_seed) if seeding == "random" else None,
+    )
+    Entry.objects.filter(pk__in=order).update(seed=None)
+    for number, pk in enumerate(order, start=1):
+        Entry.objects.filter(pk=pk).update(seed=number)
+    return order, random_seed
+
+
+def build_elimination(stage: Stage, order: list[int]) -> None:
+    """Store the bracket of ``stage`` (single or double elimination) for entries in seed order."""
+    if stage.format == Stage.Format.DOUBLE_ELIMINATION:
+        bracket = brackets.double_elimination(order, grand_final=stage.grand_final)
+    else:
+        bracket = brackets.single_elimination(order, third_place=stage.third_place)
+    _store_bracket(stage, bracket)
+
+
 def _store_bracket(stage: Stage, bracket: brackets.Bracket[int]) -> None:
-    final_round = max(m.round for m in bracket.matches if m.section == brackets.Section.MAIN)
-    rounds: dict[int, Round] = {}
-    for view in bracket.rounds(brackets.Section.MAIN):
-        rounds[view.round] = Round.objects.create(stage=stage, number=view.round, name=view.code
-                                                  if view.code != "round-of" else f"round-of-{view.number}")
+    """One Match row per bracket match; rounds numbered in play order (so "furthest round reached"
+    ranks entries), the third-place match sharing the final's round."""
+    views = {(v.section, v.round): v for v in bracket.rounds()}
+    rounds: dict[tuple[str, int], Round] = {}
+    final_key = None
+    for m in bracket.matches:
+        key = (m.section, m.round)
+        if m.section == brackets.Section.THIRD_PLACE:
+            continue
+        if key not in rounds:
+            view = views[key]
+            rounds[key] = Round.objects.create(stage=stage, number=len(rounds) + 1, name=f"{view.code}:{view.number}")
+        if m.section == brackets.Section.MAIN:
+            final_key = key
     rows: dict[str, Match] = {}
     table = 0
-    for m in bracket.matches:
-        round_number = final_round if m.section == brackets.Section.THIRD_PLACE else m.round
-        status = Match.Status.READY if all(e is not None for e in m.entries) else Match.Status.PENDING
-        if status == Match.Status.READY:
+    for order, m in enumerate(bracket.matches):
+        if m.section == brackets.Section.THIRD_PLACE:
+            assert final_key is not None
+            round_row = rounds[final_key]
+        else:
+            round_row = rounds[(m.section, m.round)]
+        ready = all(e is not None for e in m.entries)
+        if ready:
             table += 1
         rows[m.key] = Match.objects.create(
-            stage=stage, round=rounds[round_number], key=m.key, position=m.position,
-            entry0_id=m.entries[0], entry1_id=m.entries[1], status=status,
-            table=table if status == Match.Status.READY else None,
+            stage=stage, round=round_row, key=m.key, section=str(m.section), position=order + 1,
+            entry0_id=m.entries[0], entry1_id=m.entries[1],
+            status=Match.Status.READY if ready else Match.Status.PENDING, table=table if ready else None,
+            final_if_won_by=m.final_if_won_by,
         )
     for m in bracket.matches:
         row = rows[m.key]
@@ -115,19 +149,24 @@ def match_finished(*, match: Match, actor: Actor) -> None:
     assert match.winner_side is not None
     winner = match.entry(match.winner_side)
     loser = match.entry(1 - match.winner_side)
-    for target_id, slot, entry in ((match.next_match_id, match.next_slot, winner),
-                                   (match.loser_next_match_id, match.loser_next_slot, loser)):
-        if target_id is None or slot is None or entry is None:
-            continue
-        target = Match.objects.select_for_update().select_related("stage").get(pk=target_id)
-        _place(target, slot, entry.pk)
+    if match.final_if_won_by is not None and match.final_if_won_by == match.winner_side:
+        # Grand final won by the winners'-bracket champion: the reset match is not needed.
+        Match.objects.filter(pk__in=[x for x in (match.next_match_id, match.loser_next_match_id) if x]).update(
+            status=Match.Status.VOID, table=None)
+    else:
+        for target_id, slot, entry in ((match.next_match_id, match.next_slot, winner),
+                                       (match.loser_next_match_id, match.loser_next_slot, loser)):
+            if target_id is None or slot is None or entry is None:
+                continue
+            target = Match.objects.select_for_update().select_related("stage").get(pk=target_id)
+            _place(target, slot, entry.pk)
     audit(actor=actor, action="match.finish", tournament=match.stage.tournament, target=f"match:{match.pk}",
           data={"winner": winner.name if winner else None, "key": match.key})
     _maybe_finish_stage(match.stage, actor)
 
 
 def _maybe_finish_stage(stage: Stage, actor: Actor) -> None:
-    open_matches = stage.matches.exclude(status=Match.Status.FINISHED).exists()
+    open_matches = stage.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.VOID]).exists()
     stage_status = Stage.Status.RUNNING if open_matches else Stage.Status.FINISHED
     if stage.status != stage_status:
         stage.status = stage_status
@@ -161,6 +200,8 @@ def _clear_slot(target_id: int | None, slot: int | None, actor: Actor, reset: li
     if target_id is None or slot is None:
         return
     target = Match.objects.select_for_update().select_related("stage__tournament").get(pk=target_id)
+    if target.status == Match.Status.VOID:
+        target.status = Match.Status.PENDING
     if target.hands_played or target.winner_side is not None:
         removed: list[dict[str, Any]] = list(HandRecord.objects.filter(match=target).values("number", "outcome"))
         if target.winner_side is not None:
