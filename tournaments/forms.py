@@ -38,7 +38,7 @@ def add_service_errors(form: forms.Form, field_errors: Mapping[str, list[str]],
             name = None  # type: ignore[assignment]
         for message in messages:
             if name is None:
-                form.add_error(None, f"{path}: {message}" if path else message)
+                form.add_error(None, f"{path}: {message}" if "." in path else message)
             else:
                 form.add_error(name, message)
 

@@ -309,6 +309,10 @@ class Match(TimeStamped):
     def entry(self, side: int) -> Entry | None:
         return self.entry0 if side == 0 else self.entry1
 
+    def entry_id(self, side: int) -> int | None:
+        """The entry id of a side without loading the entry."""
+        return self.entry0_id if side == 0 else self.entry1_id
+
     @property
     def winner(self) -> Entry | None:
         return None if self.winner_side is None else self.entry(self.winner_side)

@@ -189,14 +189,13 @@ class _Matcher:
                     queue.append(mate[to])
         return False
 
-    def remove_pair(self, a: int, b: int) -> int:
-        """Remove ``a`` and ``b`` and repair the matching; return how many matched edges were lost
-        for good (0, 1 or 2). The matching stays maximum on the alive vertices."""
+    def remove_pair(self, a: int, b: int) -> None:
+        """Remove ``a`` and ``b`` and repair the matching, which stays maximum on the alive vertices."""
         mate = self.mate
         if mate[a] == b:
             mate[a] = mate[b] = -1
             self.alive[a] = self.alive[b] = False
-            return 1
+            return
         freed = [m for m in (mate[a], mate[b]) if m != -1]
         for v in (a, b):
             if mate[v] != -1:
@@ -206,11 +205,9 @@ class _Matcher:
         # Every augmenting path of the smaller graph with an old exposed vertex at both ends would
         # have augmented the maximum matching before; still, searching once from every exposed vertex
         # (the freed ones first) is the plain maximum-matching algorithm, correct from any start.
-        before = len(freed)
         for f in freed + [v for v in range(self.n) if self.alive[v] and mate[v] == -1 and v not in freed]:
-            if mate[f] == -1 and self.alive[f] and self.augment_from(f):
-                before -= 1
-        return max(before, 0)
+            if mate[f] == -1:
+                self.augment_from(f)
 
 
 # -------------------------------------------------------------------------------------------- swiss

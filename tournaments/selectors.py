@@ -104,7 +104,7 @@ def elimination_standings(tournament: Tournament) -> list[StandingRow]:
     lives = 2 if any(m.section == "winners" for m in matches) else 1
     for row in rows.values():
         eliminating = [m for m in row.matches if m.status == Match.Status.FINISHED and m.section != "third_place"
-                       and m.winner_side is not None and m.entry(1 - m.winner_side) == row.entry]
+                       and m.winner_side is not None and m.entry_id(1 - m.winner_side) == row.entry.pk]
         row.alive = len(eliminating) < lives and not any(m.status == Match.Status.FINISHED and m.next_match_id is None
                                                          and m.section in ("main", "grand_final") for m in row.matches)
     for entry_id, place in _places(matches).items():
@@ -130,8 +130,8 @@ def _places(matches: list[Match]) -> dict[int, str]:
     places: dict[int, str] = {}
 
     def decide(m: Match, first: str, second: str) -> None:
-        places[m.entry(m.winner_side).pk] = first  # type: ignore[union-attr]
-        places[m.entry(1 - m.winner_side).pk] = second  # type: ignore[union-attr]
+        places[m.entry_id(m.winner_side)] = first  # type: ignore[index,arg-type]
+        places[m.entry_id(1 - m.winner_side)] = second  # type: ignore[index,arg-type]
 
     for m in by_section.get("main", []):
         if m.next_match_id is None:
@@ -144,7 +144,7 @@ def _places(matches: list[Match]) -> dict[int, str]:
     elif any(m.section == "winners" for m in matches):
         for m in by_section.get("winners", []):
             if m.next_match_id is None:
-                places[m.entry(m.winner_side).pk] = "1"  # type: ignore[union-attr]
+                places[m.entry_id(m.winner_side)] = "1"  # type: ignore[index,arg-type]
         for m in by_section.get("losers", []):
             if m.next_match_id is None:
                 decide(m, "2", "3")

@@ -370,12 +370,18 @@ def test_correcting_an_earlier_hand_recomputes_the_match(client: Client, running
 
 
 def test_a_correction_that_would_change_a_played_on_result_is_refused_unless_forced(
-        client: Client, finished: Tournament, owner: Any) -> None:
-    semi = Match.objects.get(stage__tournament=finished, key="R1-M1")
+        client: Client, running: Tournament, owner: Any) -> None:
+    actor = Actor(owner)
+    semi = Match.objects.get(stage__tournament=running, key="R1-M1")
+    win(semi, 0, actor)
+    win(Match.objects.get(stage__tournament=running, key="R1-M2"), 0, actor)
+    final = final_of(running)
+    hand_record(match_id=final.pk, outcome=SHUTOUT, version=final.version, actor=actor, dealer=0)
+    semi.refresh_from_db()
     winner = semi.winner
     scorer = make_user("semi_scorer")
-    staff_add(tournament=finished, username="semi_scorer", role="scorer", actor=Actor(owner))
-    # Hand 4 scored 120 instead: the attackers take over and the match is not won any more.
+    staff_add(tournament=running, username="semi_scorer", role="scorer", actor=actor)
+    # Hand 4 scored 120 instead: the attackers take over and the semi-final is not won any more.
     data = {"action": "correct", "c-number": 4, "c-version": semi.version, "c-trump": "S", "c-attackers_points": 120,
             "c-kitty_points": 0, "c-last_trick_winner": "dealer", "c-last_trick_largest": 1}
     url = reverse("match-score", args=[semi.pk])
@@ -390,8 +396,18 @@ def test_a_correction_that_would_change_a_played_on_result_is_refused_unless_for
     assert "Forced correction" in html
     semi.refresh_from_db()
     assert semi.status == Match.Status.PLAYING and semi.winner_side is None
-    final = final_of(finished)
-    assert winner.pk not in (final.entry0_id, final.entry1_id)
+    final.refresh_from_db()
+    assert winner.pk not in (final.entry0_id, final.entry1_id) and final.hands_played == 0
+
+
+def test_a_finished_tournament_shows_the_services_refusal_to_correct(client: Client, finished: Tournament,
+                                                                      owner: Any) -> None:
+    """Documents the current service rule: once the tournament is finished, hands cannot be corrected."""
+    semi = Match.objects.get(stage__tournament=finished, key="R1-M1")
+    data = {"action": "correct", "c-number": 4, "c-version": semi.version, "c-trump": "S", "c-attackers_points": 120,
+            "c-kitty_points": 0, "c-last_trick_winner": "dealer", "c-last_trick_largest": 1}
+    html = login(client, owner).post(reverse("match-score", args=[semi.pk]), data).content.decode()
+    assert "The tournament is not running." in html
 
 
 # --------------------------------------------------------------------------- organizer pages

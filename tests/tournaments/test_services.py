@@ -367,3 +367,14 @@ def test_double_elimination_runs_to_a_champion(organizer, grand_final, matches):
         assert Match.objects.get(stage__tournament=t, key="GF2").status == "void"
     losses = {r.entry.seed: r.losses for r in rows}
     assert all(losses[s] == 2 for s in (3, 4))
+
+
+def test_standings_take_a_bounded_number_of_queries(organizer, django_assert_max_num_queries):
+    """The query count does not grow with the tournament's size."""
+    actor = Actor(organizer)
+    for teams in (4, 16):
+        t = make_tournament(owner=organizer, teams=teams, name=f"Q{teams}")
+        for m in list(Match.objects.filter(stage__tournament=t, status="ready"))[:3]:
+            win_match(m, 0, actor)
+        with django_assert_max_num_queries(3):
+            selectors.elimination_standings(t)
