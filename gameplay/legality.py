@@ -429,12 +429,36 @@ def _extra_constraints(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[
     shown = any(pts[c] for p in prior for c in p)
     beat_keys: list[PlayKey] = []
     discard_sigs: list[tuple[int, ...]] = []
-    for p in _base_follows(ctx, hand, lead):
-        k = play_key(ctx, lead, p)
+    s = lead.suit
+    n = lead.n
+    m = sum(hand[c] for c in ctx.suit_codes[s])
+    scan_all = m >= n
+    if not scan_all:
+        # Short of the led suit: only an all-trump play (void in a side suit) can beat, and the
+        # cheapest discard is the suit cards plus the lowest-point other cards.
+        if m == 0 and s != TRUMP:
+            trumps = [(c, hand[c]) for c in reversed(ctx.suit_codes[TRUMP]) if hand[c]]
+            for p in _submultisets(trumps, n):
+                k = play_key(ctx, lead, p)
+                if k is not None and k > current:
+                    beat_keys.append(k)
+        held = [c for c in range(54) for _ in range(hand[c])]
+        suit_cards = [c for c in held if ctx.esuit[c] == s]
+        rest = sorted((c for c in held if ctx.esuit[c] != s), key=pts.__getitem__)
+        cheapest = suit_cards + rest[: n - m]
+        k = play_key(ctx, lead, cheapest)
         if k is not None and k > current:
-            beat_keys.append(k)
+            scan_all = True  # the cheapest discard would beat: fall back to the full scan
+            beat_keys = []
         else:
-            discard_sigs.append(_point_sig(ctx, p))
+            discard_sigs.append(_point_sig(ctx, cheapest))
+    if scan_all:
+        for p in _base_follows(ctx, hand, lead):
+            k = play_key(ctx, lead, p)
+            if k is not None and k > current:
+                beat_keys.append(k)
+            else:
+                discard_sigs.append(_point_sig(ctx, p))
     can_beat = bool(beat_keys)
     must_beat = rules.must_beat_on_points and shown and can_beat
     beat_key = None

@@ -208,6 +208,25 @@ def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict
     return ctx, hands, leader, plays
 
 
+def _context_text(ctx: Context, lang: str) -> str:
+    variant = ctx.rules.variant
+    extra_en = extra_zh = ""
+    if variant == "red-five":
+        extra_en, extra_zh = f", {ctx.rules.decks} decks", f"，{ctx.rules.decks}副牌"
+    if variant == "yongzhou-300":
+        extra_en, extra_zh = f", {ctx.rules.players} players", f"，{ctx.rules.players}人"
+    level_en = level_zh = ""
+    if ctx.level is not None:
+        name = CODE_NAMES[ctx.level - 2][1:]
+        level_en, level_zh = f", level {name}", f"，打{name}"
+    trump_en = suit_name(ctx.trump_suit, "en") if ctx.trump_suit is not None else "no trump"
+    trump_zh = suit_name(ctx.trump_suit, "zh-hans") + "为主" if ctx.trump_suit is not None else "无主"
+    if ctx.trump_suit is not None:
+        trump_en = f"{trump_en} are trumps"
+    return _t(lang, f"Rules: {variant}{extra_en}{level_en}, {trump_en}.",
+              f"规则：{variant}{extra_zh}{level_zh}，{trump_zh}。")
+
+
 def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
     """Rule on one trick described by the referee API's JSON body (see module doc)."""
     lang = norm_lang(lang)
@@ -221,8 +240,7 @@ def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
                                  "beaten_by": None}
     combo: Combo | None = None
     penalty = 0
-    rule_desc = ctx.describe()
-    expl.append(_t(lang, f"Context: {rule_desc}.", f"本局：{rule_desc}。"))
+    expl.append(_context_text(ctx, lang))
     try:
         combo = check_lead(ctx, counts[leader], lead_play, seat=leader)
     except GameplayError as e:
@@ -268,13 +286,18 @@ def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
             bigger = [c for c in ctx.suit_codes[s] if holder[c] >= failed_comp.width
                       and ctx.strength[c] > failed_comp.top]
             shown = " ".join(CODE_NAMES[c] for c in reversed(bigger[-3:]))
+            if ctx.rules.throw_forced == "lowest_card":
+                how_en, how_zh = "the lowest failing component", "失败牌型中最小的一个"
+            else:
+                how_en = "the failing component with the fewest cards, the lowest of those"
+                how_zh = "失败牌型中张数最少、最小的一个"
             expl.append(_t(
                 lang,
                 f"The throw fails: seat {tc.beaten_by} holds a higher {SHAPE_EN[failed_comp.shape][2:]} of {sname} "
-                f"({shown}) than {failed_comp}. Seat {leader} must play {lead_info['forced']} instead (the failing "
-                f"component with the fewest cards, the lowest of those); the other cards go back to the hand.",
+                f"({shown}) than {failed_comp}. Seat {leader} must play {lead_info['forced']} instead ({how_en}); "
+                f"the other cards go back to the hand.",
                 f"甩牌失败：{tc.beaten_by}号座位有比 {failed_comp} 大的{sname}{SHAPE_ZH[failed_comp.shape]}（{shown}）。"
-                f"{leader}号座位必须改出 {lead_info['forced']}（失败牌型中张数最少、最小的一个），其余的牌收回手中。"))
+                f"{leader}号座位必须改出 {lead_info['forced']}（{how_zh}），其余的牌收回手中。"))
             penalty = tc.penalty
             if penalty:
                 expl.append(_t(lang, f"Throw penalty: {penalty} points ({tc.returned} card(s) returned).",

@@ -18,7 +18,14 @@ from typing import Any
 
 from scoring.errors import Problem, Problems, ScoringInputError, normalize_lang
 from scoring.explain import explain_partnership, explain_red_five, explain_yongzhou
-from scoring.partnership import HandResult, LastTrick, MatchState, PartnershipOutcome, apply_hand
+from scoring.partnership import (
+    HandResult,
+    LastTrick,
+    MatchState,
+    PartnershipOutcome,
+    apply_hand,
+    decided_before_limit,
+)
 from scoring.redfive import RedFiveCapture, RedFiveOutcome, RedFiveResult, settle_red_five
 from scoring.rules import (
     PARTNERSHIP_VARIANTS,
@@ -348,6 +355,13 @@ def state_to_dict(rules: PartnershipRules, state: MatchState) -> dict[str, Any]:
     return body
 
 
+def limit_fields(rules: PartnershipRules, state: MatchState) -> dict[str, Any]:
+    """With a hand limit only: whether the match ended drawn, and the side that can no longer be caught."""
+    if rules.hand_limit is None:
+        return {}
+    return {"match_drawn": state.drawn, "decided": decided_before_limit(rules, state)}
+
+
 def partnership_response(
     rules: PartnershipRules, result: HandResult, new_state: MatchState
 ) -> dict[str, Any]:
@@ -360,6 +374,7 @@ def partnership_response(
         "deal_changes": result.deal_changes,
         "state": state_to_dict(rules, new_state),
         "match_winner": result.match_winner,
+        **limit_fields(rules, new_state),
     }
 
 

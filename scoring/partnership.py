@@ -23,7 +23,7 @@ from scoring.errors import Problems
 from scoring.rules import LevelLookup, PartnershipRules
 
 LastTrickWinner = Literal["dealer", "attackers"]
-MatchEnd = Literal["target", "hand_limit"]
+MatchEnd = Literal["target", "hand_limit", "draw"]
 
 
 def side_of(seat: int) -> int:
@@ -45,6 +45,7 @@ class MatchState:
     a_failures: tuple[int, int] = (0, 0)
     hands_played: int = 0
     winner: int | None = None
+    drawn: bool = False
 
     @property
     def dealer_side(self) -> int:
@@ -198,11 +199,12 @@ def _check_state(rules: PartnershipRules, state: MatchState, problems: Problems)
         problems.add("state.hands_played", "type_int")
     elif state.hands_played < 0:
         problems.add("state.hands_played", "min", low=0, value=state.hands_played)
-    elif rules.hand_limit is not None and state.hands_played >= rules.hand_limit:
+    elif rules.hand_limit is not None and state.hands_played >= rules.hand_limit + _extra_hands(rules, state):
         problems.add(
-            "state.hands_played", "range", low=0, high=rules.hand_limit - 1, value=state.hands_played
+            "state.hands_played", "range", low=0, high=rules.hand_limit - 1 + _extra_hands(rules, state),
+            value=state.hands_played,
         )
-    if state.winner is not None:
+    if state.winner is not None or state.drawn:
         problems.add("state", "match_over", side=state.winner)
 
 
@@ -310,6 +312,39 @@ def advance_level(
     return rules.levels[min(wanted, len(rules.levels) - 1)], None
 
 
+def _extra_hands(rules: PartnershipRules, state: MatchState) -> int:
+    """A deciding hand is allowed after the limit when the levels are equal (option ``deciding_hand``)."""
+    if rules.hand_limit_tie != "deciding_hand" or len(state.levels) != 2:
+        return 0
+    return 1 if normalize_level(str(state.levels[0])) == normalize_level(str(state.levels[1])) else 0
+
+
+def max_gain_per_hand(rules: PartnershipRules) -> int:
+    """An upper bound of the levels one side can gain in one hand (as dealer or as attackers)."""
+    multiplier = rules.kitty_multiplier.multiplier(rules.max_component, rules.kitty_multiplier_cap)
+    # Trick points and kitty points together are at most the deck's total.
+    best_total = rules.total_points + rules.kitty_max_points * max(multiplier - 1, 0)
+    gains = [rules.level_table.lookup(total).gain for total in range(0, best_total + 5, 5)]
+    return max([*gains, 0])
+
+
+def decided_before_limit(rules: PartnershipRules, state: MatchState) -> int | None:
+    """With a hand limit: the side that wins whatever happens in the hands left, or None while the
+    trailing side can still catch up (RULES.md §7; fixed-deal matches, 把数制). Conservative: levels
+    that must be defended are ignored, which only helps the trailing side."""
+    if rules.hand_limit is None or state.winner is not None or state.drawn:
+        return None
+    left = rules.hand_limit - state.hands_played
+    first, second = (rules.level_index(normalize_level(str(level)) or level) for level in state.levels)
+    if first == second:
+        return None
+    leader = 0 if first > second else 1
+    lead, trail = max(first, second), min(first, second)
+    if trail + left * max_gain_per_hand(rules) < lead:
+        return leader
+    return None
+
+
 def match_winner_at_limit(state: MatchState, last_hand_dealer_side: int) -> int:
     """The winner when a hand or time limit ends a match (§7 [decided]): the side at the higher
     level; on equal levels the dealer side of the last hand. Needs canonical level spellings."""
@@ -395,9 +430,16 @@ def apply_hand(
         winner, match_end = gaining_side, "target"
     hands_played = state.hands_played + 1
     new_levels = (levels[0], levels[1])
+    drawn = False
     if winner is None and rules.hand_limit is not None and hands_played >= rules.hand_limit:
-        winner = match_winner_at_limit(replace(state, levels=new_levels), dealer_side)
-        match_end = "hand_limit"
+        equal = new_levels[0] == new_levels[1]
+        if equal and rules.hand_limit_tie == "draw":
+            drawn, match_end = True, "draw"
+        elif equal and rules.hand_limit_tie == "deciding_hand" and hands_played == rules.hand_limit:
+            pass  # one deciding hand follows
+        else:
+            winner = match_winner_at_limit(replace(state, levels=new_levels), dealer_side)
+            match_end = "hand_limit"
 
     next_dealer = (state.dealer + (1 if deal_changes else 2)) % rules.players
     result = HandResult(
@@ -429,5 +471,6 @@ def apply_hand(
         a_failures=(failures[0], failures[1]),
         hands_played=hands_played,
         winner=winner,
+        drawn=drawn,
     )
     return result, new_state

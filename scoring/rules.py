@@ -393,6 +393,8 @@ class PartnershipRules(ScoringRules):
     a_failures_reset_on_deal_loss: bool
     throw_penalties: bool
     hand_limit: int | None
+    hand_limit_tie: str
+    """At the hand limit with equal levels: ``dealer_side`` (§7), ``draw`` or ``deciding_hand``."""
     max_component: int
     """The most cards the largest component of a play can have (24: hands of 25, pairs only)."""
 
@@ -416,6 +418,7 @@ class PartnershipRules(ScoringRules):
             "a_failures_reset_on_deal_loss": self.a_failures_reset_on_deal_loss,
             "throw_penalties": self.throw_penalties,
             "hand_limit": self.hand_limit,
+            "hand_limit_tie": self.hand_limit_tie,
         }
 
 
@@ -564,6 +567,15 @@ def _parse_net_base(value: object, context: _Context) -> int:
     return value  # type: ignore[return-value]
 
 
+HAND_LIMIT_TIES = ("dealer_side", "draw", "deciding_hand")
+
+
+def _parse_hand_limit_tie(value: object, context: _Context) -> str:
+    if value not in HAND_LIMIT_TIES:
+        raise _OptionError("choice", choices=", ".join(HAND_LIMIT_TIES), value=value)
+    return value  # type: ignore[return-value]
+
+
 def _parse_partnership_mode(value: object, context: _Context) -> bool:
     mode = _parse_bool(value, context)
     if mode and context.players != 4:
@@ -584,6 +596,7 @@ _OPTION_PARSERS: dict[str, tuple[frozenset[str], Callable[[object, _Context], An
     "a_failures_reset_on_deal_loss": (_P, _parse_bool),
     "throw_penalties": (_P, _parse_bool),
     "hand_limit": (_P, _parse_optional_positive),
+    "hand_limit_tie": (_P, _parse_hand_limit_tie),
     "bid_range": (frozenset({RED_FIVE}), _parse_pair),
     "bid_increment": (frozenset({RED_FIVE}), _parse_pair),
     "game_point_table": (frozenset({RED_FIVE}), _parse_game_point_table),
@@ -624,6 +637,7 @@ def default_options(variant: str, *, decks: int | None = None, players: int | No
             "a_failures_reset_on_deal_loss": False,
             "throw_penalties": False,
             "hand_limit": None,
+            "hand_limit_tie": "dealer_side",
         }
     if variant == CHAODI:
         return {
@@ -638,6 +652,7 @@ def default_options(variant: str, *, decks: int | None = None, players: int | No
             "a_failures_reset_on_deal_loss": False,
             "throw_penalties": False,
             "hand_limit": None,
+            "hand_limit_tie": "dealer_side",
         }
     if variant == RED_FIVE:
         three = decks == 3
@@ -784,6 +799,7 @@ def scoring_rules(
         a_failures_reset_on_deal_loss=values["a_failures_reset_on_deal_loss"],
         throw_penalties=values["throw_penalties"],
         hand_limit=values["hand_limit"],
+        hand_limit_tie=values["hand_limit_tie"],
         max_component=hand_size - hand_size % 2,
     )
 

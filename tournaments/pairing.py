@@ -24,7 +24,8 @@ its previous opponents, how many byes it had, an optional rating and the sides i
   (1 v 5, 2 v 6, 3 v 7, 4 v 8 in a group of eight; in an odd group the lowest entry floats down), then
   the highest-ranked entries of the lower groups (a floater meets the top of the next group).
 * **Sides.** In each pairing side 0 goes to the entry that played side 0 less often (then the one
-  that played side 1 last, then the higher-ranked entry). Side 0 is listed first.
+  that played side 1 last; if that does not decide, the higher-ranked entry has side 0 on odd boards
+  and side 1 on even boards). Side 0 is listed first.
 * **Board order.** Highest scores first (by the higher score of the pair, then the lower one, then the
   rank of the better entry). The same input always gives the same pairing.
 
@@ -36,7 +37,7 @@ its previous opponents, how many byes it had, an optional rating and the sides i
 ...     SwissEntry("E", 1, byes=1), SwissEntry("C", 0, frozenset("A"), sides=(1,)),
 ...     SwissEntry("D", 0, frozenset("B"), sides=(0,))])
 >>> r2.pairings, r2.bye
-((('B', 'A'), ('E', 'D')), 'C')
+((('B', 'A'), ('C', 'E')), 'D')
 >>> recommended_rounds(16), recommended_rounds(17)
 (4, 5)
 
@@ -308,17 +309,20 @@ def swiss_pairings(entries: Iterable[SwissEntry[T]]) -> SwissRound[T]:
         if chosen in played[x]:
             rematches.append((x, chosen))
 
-    def sided(p: tuple[int, int]) -> tuple[T, T]:
-        a, b = p
-        return (ranked[a].id, ranked[b].id) if _side0_first(ranked[a], ranked[b]) else (ranked[b].id, ranked[a].id)
-
     pairs.sort(key=lambda p: (-max(ranked[p[0]].score, ranked[p[1]].score),
                               -min(ranked[p[0]].score, ranked[p[1]].score), min(p)))
+    sided: list[tuple[T, T]] = []
+    for board, (a, b) in enumerate(pairs):
+        a, b = min(a, b), max(a, b)
+        first = _side0_first(ranked[a], ranked[b])
+        if first is None:
+            first = board % 2 == 0
+        sided.append((ranked[a].id, ranked[b].id) if first else (ranked[b].id, ranked[a].id))
     rematch_set = {frozenset(p) for p in rematches}
     return SwissRound(
-        pairings=tuple(sided(p) for p in pairs),
+        pairings=tuple(sided),
         bye=None if bye is None else ranked[bye].id,
-        rematches=tuple(sided(p) for p in pairs if frozenset(p) in rematch_set),
+        rematches=tuple(s for p, s in zip(pairs, sided, strict=True) if frozenset(p) in rematch_set),
     )
 
 
@@ -353,8 +357,9 @@ def _preferences(ranked: list[SwissEntry[T]], alive: list[bool], x: int, played:
     return [k for k in prefs if k not in played] + [k for k in prefs if k in played]
 
 
-def _side0_first(a: SwissEntry[T], b: SwissEntry[T]) -> bool:
-    """Whether ``a`` (the higher-ranked) takes side 0 against ``b``."""
+def _side0_first(a: SwissEntry[T], b: SwissEntry[T]) -> bool | None:
+    """Whether ``a`` (the higher-ranked) takes side 0 against ``b``; ``None`` when their histories do
+    not decide (then it alternates by board: the higher-ranked entry has side 0 on boards 1, 3, 5…)."""
     bal_a = a.sides.count(0) - a.sides.count(1)
     bal_b = b.sides.count(0) - b.sides.count(1)
     if bal_a != bal_b:
@@ -363,7 +368,7 @@ def _side0_first(a: SwissEntry[T], b: SwissEntry[T]) -> bool:
     last_b = b.sides[-1] if b.sides else None
     if last_a != last_b and last_a is not None and last_b is not None:
         return last_a == 1
-    return True
+    return None
 
 
 # -------------------------------------------------------------------------------------- round robin

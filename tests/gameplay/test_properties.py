@@ -181,3 +181,50 @@ def test_trick_points_are_the_sum_of_point_cards(which: int, rng: random.Random)
 
     assert trick_points(ctx, hands) == sum(value(c) for h in hands for c in h)
     assert trick_points(ctx, hands) % 5 == 0
+
+
+def _oracle_yongzhou(ctx: Context, counts: list[int], lc, prior: list[list[int]]) -> set[tuple[int, ...]]:
+    """见分必打 / 不许送分 straight from RULES.md §4, by brute force over every play of the hand."""
+    from gameplay.legality import _follow_fault
+
+    items = [(c, counts[c]) for c in range(54) if counts[c]]
+    base = [tuple(sorted(p)) for p in _submultisets(items, lc.n) if _follow_fault(ctx, counts, lc, p) is None]
+    current = play_key(ctx, lc, prior[0])
+    for p in prior[1:]:
+        k = play_key(ctx, lc, p)
+        if k is not None and k > current:
+            current = k
+    shown = any(ctx.points[c] for p in prior for c in p)
+    keys = {p: play_key(ctx, lc, p) for p in base}
+    beating = [p for p in base if keys[p] is not None and keys[p] > current]
+
+    def sig(p: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(sorted((ctx.points[c] for c in p if ctx.points[c]), reverse=True))
+
+    if shown and beating:
+        top = max(keys[p] for p in beating)
+        if lc.suit != TRUMP and top[0] == 0:
+            return {p for p in beating if keys[p] == top}
+        return set(beating)
+    discards = [p for p in base if p not in beating]
+    if beating:
+        return set(beating) | {p for p in discards if not sig(p)}
+    low = min(sig(p) for p in discards)
+    return {p for p in discards if sig(p) == low}
+
+
+@SETTINGS
+@given(st.integers(4, 5), st.randoms(use_true_random=False), st.integers(2, 8))
+def test_yongzhou_rules_match_a_brute_force_oracle(which: int, rng: random.Random, size: int) -> None:
+    ctx = random_context(rng, which)
+    hands = deal(rng, ctx, size, concentrate=rng.random() < 0.6)
+    lc = random_lead(rng, ctx, hands[0])
+    prior = [list(lc.codes)]
+    for seat in range(2, ctx.rules.players):
+        if rng.random() < 0.5 and len(hands[seat]) >= lc.n:
+            prior.append(rng.sample(hands[seat], lc.n))
+    counts = to_counts(hands[1])
+    if sum(counts) < lc.n:
+        return
+    got = {tuple(sorted(p)) for p in legal_follows(ctx, counts, lc, prior=prior)}
+    assert got == _oracle_yongzhou(ctx, counts, lc, prior)

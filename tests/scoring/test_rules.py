@@ -108,6 +108,7 @@ def test_options_list() -> None:
         "a_failures_reset_on_deal_loss",
         "throw_penalties",
         "hand_limit",
+        "hand_limit_tie",
         "bid_range",
         "bid_increment",
         "game_point_table",

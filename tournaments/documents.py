@@ -1,0 +1,817 @@
+"""Printables: each document is an HTML template first (also a print-friendly page) and a PDF second.
+
+A document class gathers its context (reads only), renders ``templates/tournaments/print/<name>.html``
+and turns the HTML into PDF with WeasyPrint. Documents made of many units (score sheets of a round,
+table cards) render in chunks so that a bulk run can report its progress.
+
+Bulk runs are :class:`~tournaments.models.PrintJob` rows: :func:`print_job_create` records and enqueues
+one (after the transaction commits), the Celery task in :mod:`tournaments.tasks` calls
+:func:`print_job_run`, which renders the document and stores the file with ``default_storage``.
+
+Chinese names need a CJK font: ``static/css/print.css`` asks for Noto Sans CJK SC (Debian
+``fonts-noto-cjk``, SIL Open Font License 1.1, installed by ``scripts/system-deps.sh``).
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import Prefetch
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone, translation
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from scoring.rules import PartnershipRules, RedFiveRules, ScoringRules, YongzhouRules, scoring_rules, split_options
+from tournaments import selectors
+from tournaments.models import PARTNERSHIP_VARIANTS, Entry, HandRecord, Match, PrintJob, Round, Stage, Tournament, Variant
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_SITE_URL = "http://127.0.0.1:8000"
+CHUNK = 16
+"""Units rendered per WeasyPrint run in a bulk job: progress is reported after each chunk."""
+ON_DEMAND_MAX_UNITS = 8
+"""Above this many units (tables, cards) a PDF is made by a bulk job rather than in the request."""
+TRUMP_LABELS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "": "NT"}
+
+
+class DocumentError(ValueError):
+    """A document cannot be made from these parameters (unknown round, unfinished match …)."""
+
+
+# --------------------------------------------------------------------------- helpers
+
+def site_url(request: Any = None) -> str:
+    """The absolute root of the site: from the request, else ``settings.SITE_URL``."""
+    if request is not None:
+        return request.build_absolute_uri("/").rstrip("/")
+    return str(getattr(settings, "SITE_URL", "") or DEFAULT_SITE_URL).rstrip("/")
+
+
+def table_link_path(token: str) -> str:
+    try:
+        return reverse("table-link", args=[token])
+    except NoReverseMatch:
+        return f"/t/{token}/"
+
+
+def qr_data_uri(text: str) -> str:
+    """A QR code of ``text`` as an SVG data URI (vector: sharp at any printer resolution)."""
+    import qrcode
+    import qrcode.image.svg
+
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=2,
+                        error_correction=qrcode.constants.ERROR_CORRECT_M)
+    return "data:image/svg+xml;base64," + base64.b64encode(image.to_string()).decode("ascii")
+
+
+@lru_cache(maxsize=1)
+def _print_css_cached(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def print_css() -> str:
+    path = finders.find("css/print.css")
+    if not path:
+        raise DocumentError("static/css/print.css is missing")
+    if settings.DEBUG:  # edits show at once while developing
+        return _print_css_cached.__wrapped__(str(path))
+    return _print_css_cached(str(path))
+
+
+def rules_of(tournament: Tournament | None, variant: str | None = None, players: int | None = None) -> ScoringRules:
+    """The scoring rule set of a tournament (with its overrides), or of a bare variant."""
+    if tournament is not None:
+        scoring_part, _rest = split_options(tournament.options or {})
+        variant = tournament.variant
+        kwargs: dict[str, Any] = {}
+        if variant == Variant.RED_FIVE:
+            kwargs["decks"] = tournament.decks
+        if variant == Variant.YONGZHOU:
+            kwargs["players"] = tournament.players_per_table
+        return scoring_rules(variant, scoring_part, **kwargs)
+    assert variant is not None
+    return scoring_rules(variant, players=players if variant == Variant.YONGZHOU else None)
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def yes_no(value: Any) -> str:
+    if value is None:
+        return ""
+    return "✓" if value else "✗"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a printed table: ``key`` names the value, ``group`` joins columns under one heading."""
+
+    key: str
+    label: str
+    group: str = ""
+    numeric: bool = True
+    width: str = ""
+
+
+def header_rows(columns: Sequence[Column]) -> tuple[list[dict[str, Any]], list[Column]]:
+    """Two header rows: grouped columns get a shared top cell; the others span both rows."""
+    top: list[dict[str, Any]] = []
+    bottom: list[Column] = []
+    for column in columns:
+        if column.group:
+            bottom.append(column)
+            if top and top[-1]["group"] == column.group:
+                top[-1]["colspan"] += 1
+                continue
+            top.append({"label": column.group, "group": column.group, "colspan": 1, "rowspan": 1, "column": None})
+        else:
+            top.append({"label": column.label, "group": "", "colspan": 1, "rowspan": 2, "column": column})
+    if not bottom:
+        for cell in top:
+            cell["rowspan"] = 1
+    return top, bottom
+
+
+# --------------------------------------------------------------------------- documents
+
+class Document:
+    """Context, HTML and PDF of one printable. Subclasses set ``kind``, ``template_name`` and
+    ``title_zh``, and give :meth:`get_context`; many-unit documents override :meth:`units`."""
+
+    kind: ClassVar[str] = ""
+    template_name: ClassVar[str] = ""
+    title_zh: ClassVar[str] = ""
+    organizer_only: ClassVar[bool] = False
+    """Only organizers may print it (it carries the tables' secret links)."""
+
+    def __init__(self, *, tournament: Tournament | None, base_url: str | None = None) -> None:
+        self.tournament = tournament
+        self.base_url = base_url or site_url()
+
+    # what subclasses give
+    @property
+    def title(self) -> str:
+        raise NotImplementedError
+
+    def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def units(self) -> list[Any]:
+        """The parts a bulk run counts (tables, cards); one part by default."""
+        return [None]
+
+    # shared
+    def filename(self) -> str:
+        parts = [self.kind, slugify(self.title, allow_unicode=False)[:60]]
+        return "-".join(p for p in parts if p) + ".pdf"
+
+    def render_html(self, *, for_pdf: bool = False, units: Sequence[Any] | None = None,
+                    extra: dict[str, Any] | None = None) -> str:
+        context = {
+            "document": self,
+            "title": self.title,
+            "title_zh": self.title_zh,
+            "tournament": self.tournament,
+            "for_pdf": for_pdf,
+            "print_css": print_css() if for_pdf else "",
+            "LANGUAGE_CODE": translation.get_language() or settings.LANGUAGE_CODE,
+            "printed_at": timezone.localtime(),
+        }
+        context.update(self.get_context(units))
+        context.update(extra or {})
+        return render_to_string(self.template_name, context)
+
+    def render_pdf(self, *, progress: Callable[[int, int], None] | None = None,
+                   chunk: int = CHUNK) -> tuple[bytes, int]:
+        """The PDF and its page count. Many-unit documents render ``chunk`` units at a time and call
+        ``progress(done, total)`` after each chunk."""
+        from weasyprint import HTML
+
+        all_units = self.units()
+        total = len(all_units)
+        rendered = []
+        done = 0
+        for start in range(0, max(total, 1), chunk):
+            part = all_units[start:start + chunk]
+            html = self.render_html(for_pdf=True, units=part if part != [None] else None)
+            rendered.append(HTML(string=html, base_url=str(settings.BASE_DIR)).render())
+            done += len(part)
+            if progress is not None:
+                progress(min(done, total), total)
+        pages = [page for document in rendered for page in document.pages]
+        pdf = rendered[0].copy(pages).write_pdf()
+        return pdf, len(pages)
+
+
+# ----- standings
+
+class StandingsDocument(Document):
+    """Rank (ties share a rank), name and every tiebreak column of the stage's metric."""
+
+    kind = "standings"
+    template_name = "tournaments/print/standings.html"
+    title_zh = "排名表"
+
+    def __init__(self, *, tournament: Tournament, stage: Stage | None = None, **kwargs: Any) -> None:
+        super().__init__(tournament=tournament, **kwargs)
+        self.stage = stage
+
+    @property
+    def title(self) -> str:
+        return _("Standings")
+
+    def columns_and_rows(self) -> tuple[list[Column], list[dict[str, Any]], str]:
+        """Columns after rank and name, rows (``rank``, ``name``, ``cells``) and a note.
+
+        Elimination stages today; Swiss tiebreaks, red-five game points and Yongzhou net plug in here
+        with their own columns."""
+        assert self.tournament is not None
+        if self.tournament.variant not in PARTNERSHIP_VARIANTS:
+            return [], [], _("Standings of table rounds are not available yet.")
+        columns = [
+            Column("place", _("Place")),
+            Column("wins", _("Wins")),
+            Column("losses", _("Losses")),
+            Column("level_difference", _("Level difference")),
+        ]
+        rows = [{"rank": row.rank, "name": row.name, "seed": row.entry.seed,
+                 "cells": [row.place or "", row.wins, row.losses, signed(row.level_difference)]}
+                for row in selectors.elimination_standings(self.tournament)]
+        return columns, rows, ""
+
+    def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
+        columns, rows, note = self.columns_and_rows()
+        return {"stage": self.stage, "columns": columns, "rows": rows, "note": note}
+
+
+# ----- bracket
+
+class BracketDocument(Document):
+    """The elimination tree on one landscape page, results so far; the type shrinks with the size."""
+
+    kind = "bracket"
+    template_name = "tournaments/print/bracket.html"
+    title_zh = "对阵图"
+
+    def __init__(self, *, tournament: Tournament, stage: Stage, **kwargs: Any) -> None:
+        super().__init__(tournament=tournament, **kwargs)
+        self.stage = stage
+
+    @property
+    def title(self) -> str:
+        return _("Bracket")
+
+    def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
+        columns = selectors.bracket_tree(self.stage)
+        main = [c for c in columns if c["number"]]
+        extra = [m for c in columns if not c["number"] for m in c["matches"]]
+        rounds = len(main)
+        slots = 2 ** (rounds - 1) if rounds else 0  # first-round places, one table row each
+        grid: list[list[dict[str, Any]]] = [[] for _ in range(slots)]
+        for index, column in enumerate(main):
+            span = 2 ** index
+            by_position = {m.position: m for m in column["matches"]}
+            for position in range(1, slots // span + 1):
+                grid[(position - 1) * span].append({"match": _bracket_box(by_position.get(position)),
+                                                    "span": span})
+        font = 10 if slots <= 8 else 8 if slots <= 16 else 6 if slots <= 32 else 5
+        return {"stage": self.stage, "round_names": [c["name"] for c in main], "grid": grid,
+                "extra": [(_bracket_box(m), m.round.name) for m in extra], "font_pt": font,
+                "row_mm": min(40.0, round(156 / max(slots, 1), 2)) if slots <= 16 else None,
+                "third_place_label": selectors.round_label("third-place")}
+
+
+def _bracket_box(match: Match | None) -> dict[str, Any] | None:
+    if match is None:
+        return None
+    levels = (match.state or {}).get("levels") or [None, None]
+    sides = []
+    for side in (0, 1):
+        entry = match.entry(side)
+        sides.append({"name": entry.name if entry else "", "seed": entry.seed if entry else None,
+                      "level": levels[side] if match.hands_played else None,
+                      "won": match.winner_side == side})
+    return {"key": match.key, "table": match.table, "status": match.status, "sides": sides,
+            "finished": match.status == Match.Status.FINISHED}
+
+
+# ----- score sheets
+
+@dataclass
+class Sheet:
+    """One table's score sheet (or a blank one)."""
+
+    variant: str
+    rules: ScoringRules
+    columns: list[Column]
+    rows: list[list[Any]]
+    seats: list[dict[str, Any]]
+    sides: list[dict[str, Any]] = field(default_factory=list)
+    match: Match | None = None
+    round_name: str = ""
+    table: int | None = None
+    link: str = ""
+    qr: str = ""
+    signatures: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def variant_label(self) -> str:
+        return str(Variant(self.variant).label)
+
+    @property
+    def head(self) -> tuple[list[dict[str, Any]], list[Column]]:
+        return header_rows(self.columns)
+
+
+def seats_of(match: Match, players: int) -> list[dict[str, Any]]:
+    """The seats of a table in play order with names and sides (partnership: side = seat mod 2)."""
+    if match.entry0_id or match.entry1_id or match.stage.tournament.is_partnership:
+        names = selectors.seat_names(match)
+        return [{"number": seat, "name": names[seat], "side": seat % 2,
+                 "team": (match.entry(seat % 2).name if match.entry(seat % 2) else "")} for seat in range(4)]
+    by_seat = {s.seat: s.entry for s in match.seats.all()}
+    return [{"number": seat, "name": by_seat[seat].name if seat in by_seat else "—", "side": None, "team": ""}
+            for seat in range(players)]
+
+
+def sheet_columns(rules: ScoringRules, seat_labels: Sequence[str], side_labels: Sequence[str]) -> list[Column]:
+    """What the scorer fills per hand for this variant (RULES.md §7), then the results after the hand."""
+    cols = [Column("number", "#")]
+    if isinstance(rules, PartnershipRules):
+        cols += [Column("dealer", _("Dealer seat")), Column("trump", _("Trump"), numeric=False),
+                 Column("attackers_points", _("Attackers' points")), Column("kitty_points", _("Kitty points")),
+                 Column("last_winner", _("won by (D/A)"), group=_("Last trick"), numeric=False),
+                 Column("last_largest", _("largest"), group=_("Last trick"))]
+        if rules.throw_penalties:
+            cols.append(Column("throw_penalties", _("Throw penalties")))
+        if rules.a_pass_conditions:
+            cols += [Column("a_first", _("first"), group=_("A by dealer side (at A)"), numeric=False),
+                     Column("a_last", _("last"), group=_("A by dealer side (at A)"), numeric=False)]
+        cols += [Column(f"level_{side}", label, group=_("Levels after")) for side, label in enumerate(side_labels)]
+    elif isinstance(rules, RedFiveRules):
+        cols += [Column("dealer", _("Dealer seat")), Column("bid", _("Bid")), Column("trump", _("Trump"), numeric=False),
+                 Column("dealer_points", _("Dealer's points")), Column("kitty_points", _("Kitty points")),
+                 Column("dealer_last", _("Dealer won last trick"), numeric=False),
+                 Column("red_fives", _("Red fives (by → from)"), numeric=False, width="wide")]
+        cols += [Column(f"gp_{seat}", label, group=_("Game points")) for seat, label in enumerate(seat_labels)]
+    elif isinstance(rules, YongzhouRules):
+        cols += [Column(f"points_{seat}", label, group=_("Points (sum 300)")) for seat, label in enumerate(seat_labels)]
+        cols.append(Column("declarer", _("Declarer")))
+        cols += [Column(f"net_{seat}", label, group=_("Net")) for seat, label in enumerate(seat_labels)]
+    cols.append(Column("initials", _("Initials"), numeric=False, width="wide"))
+    return cols
+
+
+def hand_values(hand: HandRecord, rules: ScoringRules) -> dict[str, Any]:
+    """A recorded hand's figures by column key."""
+    outcome, result = hand.outcome or {}, hand.result or {}
+    values: dict[str, Any] = {"number": hand.number}
+    if isinstance(rules, PartnershipRules):
+        last = outcome.get("last_trick") or {}
+        levels = (result.get("state") or {}).get("levels") or ["", ""]
+        values.update(dealer=hand.dealer, trump=TRUMP_LABELS.get(hand.trump, hand.trump),
+                      attackers_points=outcome.get("attackers_points", ""), kitty_points=outcome.get("kitty_points", ""),
+                      last_winner={"dealer": "D", "attackers": "A"}.get(last.get("winner"), ""),
+                      last_largest=last.get("largest") or "", throw_penalties=outcome.get("throw_penalties", ""),
+                      a_first=yes_no(outcome.get("a_first_trick")), a_last=yes_no(outcome.get("a_last_trick")),
+                      level_0=levels[0], level_1=levels[1])
+    elif isinstance(rules, RedFiveRules):
+        values.update(dealer=outcome.get("dealer", hand.dealer), bid=outcome.get("bid", ""),
+                      trump=TRUMP_LABELS.get(outcome.get("trump", ""), outcome.get("trump", "")),
+                      dealer_points=outcome.get("dealer_points", ""), kitty_points=outcome.get("kitty_points", ""),
+                      dealer_last=yes_no(outcome.get("dealer_won_last_trick")),
+                      red_fives=", ".join(f"{c.get('won_by')}→{c.get('played_by')}" for c in outcome.get("red_fives", [])))
+        for seat, value in enumerate(result.get("game_points") or []):
+            values[f"gp_{seat}"] = signed(value)
+    elif isinstance(rules, YongzhouRules):
+        for seat, value in enumerate(outcome.get("points") or []):
+            values[f"points_{seat}"] = value
+        for seat, value in enumerate(result.get("net") or []):
+            values[f"net_{seat}"] = signed(value)
+        values["declarer"] = outcome.get("declarer", "")
+    return values
+
+
+def sheet_rows(columns: Sequence[Column], hands: Iterable[HandRecord], rules: ScoringRules,
+               count: int) -> list[list[Any]]:
+    rows = [[values.get(c.key, "") for c in columns] for values in (hand_values(h, rules) for h in hands)]
+    for number in range(len(rows) + 1, max(count, len(rows)) + 1):
+        rows.append([number if c.key == "number" else "" for c in columns])
+    return rows
+
+
+def hand_rows_for(rules: ScoringRules, stage: Stage | None) -> int:
+    """How many hand rows a sheet has: the hand limit or the stage's hands per table, else a page full."""
+    if isinstance(rules, PartnershipRules) and rules.hand_limit:
+        return rules.hand_limit
+    if stage is not None and stage.hands_per_table:
+        return stage.hands_per_table
+    return 20 if isinstance(rules, PartnershipRules) else 16
+
+
+def sheet_for(match: Match, rules: ScoringRules, base_url: str) -> Sheet:
+    players = rules.players
+    seats = seats_of(match, players)
+    sides: list[dict[str, Any]] = []
+    if isinstance(rules, PartnershipRules):
+        for side in (0, 1):
+            entry = match.entry(side)
+            sides.append({"number": side, "name": entry.name if entry else "—",
+                          "seats": [s for s in seats if s["side"] == side]})
+        side_labels = [s["name"] for s in sides]
+        signatures = [s["name"] for s in sides]
+    else:
+        side_labels = []
+        signatures = [f"{s['number']} · {s['name']}" for s in seats]
+    seat_labels = [f"{s['number']} {s['name']}" for s in seats]
+    columns = sheet_columns(rules, seat_labels, side_labels)
+    link = base_url + table_link_path(match.scorer_token)
+    return Sheet(variant=rules.variant, rules=rules, columns=columns,
+                 rows=sheet_rows(columns, match.hands.all(), rules, hand_rows_for(rules, match.stage)),
+                 seats=seats, sides=sides, match=match, round_name=selectors.round_label(match.round.name)
+                 if match.round.name else str(match.round), table=match.table, link=link, qr=qr_data_uri(link),
+                 signatures=[*signatures, _("Umpire")], notes=sheet_notes(rules, match))
+
+
+def blank_sheet(rules: ScoringRules, stage: Stage | None = None) -> Sheet:
+    seats = [{"number": seat, "name": "", "side": seat % 2 if isinstance(rules, PartnershipRules) else None,
+              "team": ""} for seat in range(rules.players)]
+    sides = ([{"number": side, "name": "", "seats": [s for s in seats if s["side"] == side]} for side in (0, 1)]
+             if isinstance(rules, PartnershipRules) else [])
+    side_labels = [_("Side %(n)s") % {"n": side} for side in (0, 1)] if sides else []
+    seat_labels = [str(seat) for seat in range(rules.players)]
+    columns = sheet_columns(rules, seat_labels, side_labels)
+    signatures = side_labels or [_("Seat %(n)s") % {"n": s} for s in range(rules.players)]
+    return Sheet(variant=rules.variant, rules=rules, columns=columns,
+                 rows=sheet_rows(columns, [], rules, hand_rows_for(rules, stage)), seats=seats, sides=sides,
+                 signatures=[*signatures, _("Umpire")], notes=sheet_notes(rules, None))
+
+
+def sheet_notes(rules: ScoringRules, match: Match | None) -> list[str]:
+    notes = [_("Points are multiples of 5; the kitty holds at most %(k)s.") % {"k": rules.kitty_max_points}]
+    if isinstance(rules, PartnershipRules):
+        notes.append(_("Side 0 sits in seats 0 and 2, side 1 in seats 1 and 3. Target level: %(t)s.")
+                     % {"t": rules.target_level})
+        notes.append(_("Last trick: D = dealer side, A = attackers; largest = cards in its largest component."))
+    elif isinstance(rules, YongzhouRules):
+        notes.append(_("The players' points must sum to %(n)s.") % {"n": rules.total_points})
+    return notes
+
+
+def _matches_qs() -> Any:
+    return (Match.objects.select_related(
+        "round", "stage__tournament", "entry0__team__player1", "entry0__team__player2", "entry0__player",
+        "entry1__team__player1", "entry1__team__player2", "entry1__player")
+        .prefetch_related(Prefetch("hands", queryset=HandRecord.objects.order_by("number")),
+                          Prefetch("seats", queryset=_seats_qs())))
+
+
+def _seats_qs() -> Any:
+    from tournaments.models import TableSeat
+
+    return TableSeat.objects.select_related("entry__player", "entry__team").order_by("seat")
+
+
+def round_tables(round_: Round) -> list[Match]:
+    """The tables of a round, by table number: matches with both sides (or seated players)."""
+    matches = _matches_qs().filter(round=round_).exclude(status=Match.Status.BYE).order_by("table", "position")
+    return [m for m in matches if (m.entry0_id and m.entry1_id) or list(m.seats.all())]
+
+
+class ScoreSheetsDocument(Document):
+    """One page per table: seats and sides, one row per hand with this variant's columns, the levels
+    after each hand, signature boxes and a QR code of the table's hand-entry link."""
+
+    kind = "score-sheets"
+    template_name = "tournaments/print/score_sheets.html"
+    title_zh = "记分表"
+    organizer_only = True
+
+    def __init__(self, *, tournament: Tournament, matches: Sequence[Match] | None = None, round: Round | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(tournament=tournament, **kwargs)
+        self.round = round
+        self.matches = list(matches) if matches is not None else round_tables(round) if round else []
+        self.rules = rules_of(tournament)
+
+    @property
+    def title(self) -> str:
+        if len(self.matches) == 1 and not self.round:
+            m = self.matches[0]
+            return _("Score sheet, table %(t)s") % {"t": m.table} if m.table else _("Score sheet %(k)s") % {"k": m.key}
+        if self.round:
+            return _("Score sheets, %(r)s") % {"r": selectors.round_label(self.round.name) or str(self.round)}
+        return _("Score sheets")
+
+    def units(self) -> list[Any]:
+        return list(self.matches)
+
+    def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
+        matches = self.matches if units is None else units
+        return {"sheets": [sheet_for(m, self.rules, self.base_url) for m in matches]}
+
+
+class BlankSheetsDocument(Document):
+    """Score sheets without names for walk-in games: the variant's columns, seats 0..N−1."""
+
+    kind = "blank-sheets"
+    template_name = "tournaments/print/score_sheets.html"
+    title_zh = "空白记分表"
+
+    def __init__(self, *, tournament: Tournament | None = None, variant: str | None = None, players: int | None = None,
+                 count: int = 1, **kwargs: Any) -> None:
+        super().__init__(tournament=tournament, **kwargs)
+        self.rules = rules_of(tournament, variant, players)
+        self.count = max(1, min(int(count), 200))
+
+    @property
+    def title(self) -> str:
+        return _("Blank score sheet")
+
+    def units(self) -> list[Any]:
+        return list(range(self.count))
+
+    def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
+        n = self.count if units is None else len(units)
+        sheet = blank_sheet(self.rules)
+        return {"sheets": [sheet] * n, "variant_label": Variant(self.rules.variant).label}
+
+
+# ----- seating and table cards
+
+def seating_rows(matches: Sequence[Match], tournament: Tournament) -> list[dict[str, Any]]:
+    players = rules_of(tournament).players
+    rows = []
+    for m in matches:
+        seats = seats_of(m, players)
+        rows.append({"match": m, "table": m.table, "key": m.key, "seats": seats,
+                     "sides": [{"name": m.entry(side).name if m.entry(side) else "—",
+                                "seats": [s for s in seats if s["side"] == side]} for side in (0, 1)]
+                     if tournament.is_partnership else []})
+    return rows
+
+
+class SeatingDocument(Document):
+    """The seating list of a round: every table, its seats and names, on as few pages as fit."""
+
+    kind = "seating"
+    template_name = "tournaments/print/seating.html"
+    title_zh = "座位表"
+
+    def __init__(self, *, tournament: Tournament, round: Round, **kwargs: Any) -> None:
+        super().__init__(tournament=tournament, **kwargs)
+        self.round = round
+        self.matches = round_tables(round)
+
+    @property
+    def title(self) -> str:
+        return _("Seating, %(r)s") % {"r": selectors.round_label(self.round.name) or str(self.round)}
+
+    def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
+        assert self.tournament is not None
+        return {"round": self.round, "round_name": selectors.round_label(self.round.name),
+                "tables": seating_rows(self.matches, self.tournament)}
+
+
+class TableCardsDocument(SeatingDocument):
+    """A card per table (two to an A4 page, cut in half): the table number and who sits where."""
+
+    kind = "table-cards"
+    template_name = "tournaments/print/table_cards.html"
+    title_zh = "桌牌"
+
+    @property
+    def title(self) -> str:
+        return _("Table cards, %(r)s") % {"r": selectors.round_label(self.round.name) or str(self.round)}
+
+    def units(self) -> list[Any]:
+        return list(self.matches)
+
+    def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
+        assert self.tournament is not None
+        matches = self.matches if units is None else units
+        return {"round": self.round, "round_name": selectors.round_label(self.round.name),
+                "tables": seating_rows(matches, self.tournament)}
+
+    def render_pdf(self, *, progress: Callable[[int, int], None] | None = None,
+                   chunk: int = CHUNK) -> tuple[bytes, int]:
+        return super().render_pdf(progress=progress, chunk=chunk + chunk % 2)  # whole pages per chunk
+
+
+# ----- result slip
+
+class ResultSlipDocument(Document):
+    """A finished match's result: sides, winner, final levels, the hands in short, signatures."""
+
+    kind = "result-slip"
+    template_name = "tournaments/print/result_slip.html"
+    title_zh = "成绩单"
+
+    def __init__(self, *, tournament: Tournament, match: Match, **kwargs: Any) -> None:
+        super().__init__(tournament=tournament, **kwargs)
+        if match.status != Match.Status.FINISHED:
+            raise DocumentError(_("The match is not finished yet."))
+        self.match = match
+
+    @property
+    def title(self) -> str:
+        return _("Result %(k)s") % {"k": self.match.key}
+
+    def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
+        m = self.match
+        rules = rules_of(self.tournament)
+        levels = (m.state or {}).get("levels") or [None, None]
+        sides = []
+        for side in (0, 1):
+            entry = m.entry(side)
+            sides.append({"number": side, "name": entry.name if entry else "—", "won": m.winner_side == side,
+                          "level": levels[side], "players": _players_of(entry)})
+        hands = [{"number": h.number, "dealer": h.dealer,
+                  "levels": ((h.result or {}).get("state") or {}).get("levels") or ["", ""],
+                  "gain": (h.result or {}).get("level_gain"), "side": (h.result or {}).get("gaining_side")}
+                 for h in m.hands.all()]
+        adjustments = list(m.adjustments.all())
+        return {"match": m, "sides": sides, "hands": hands, "adjustments": adjustments, "rules": rules,
+                "round_name": selectors.round_label(m.round.name), "winner": m.winner}
+
+
+def _players_of(entry: Entry | None) -> list[str]:
+    if entry is None:
+        return []
+    if entry.team_id:
+        return [entry.team.player1.name, entry.team.player2.name]  # type: ignore[union-attr]
+    return [entry.player.name]  # type: ignore[union-attr]
+
+
+# --------------------------------------------------------------------------- building from parameters
+
+BULK_KINDS = {"score-sheets": ScoreSheetsDocument, "table-cards": TableCardsDocument, "seating": SeatingDocument,
+              "standings": StandingsDocument, "bracket": BracketDocument, "blank-sheets": BlankSheetsDocument}
+
+
+def tournament_round(tournament: Tournament, round_id: Any) -> Round:
+    found = Round.objects.select_related("stage").filter(pk=round_id, stage__tournament=tournament).first()
+    if found is None:
+        raise DocumentError(_("No such round in this tournament."))
+    return found
+
+
+def tournament_stage(tournament: Tournament, stage_id: Any = None) -> Stage:
+    stages = Stage.objects.filter(tournament=tournament)
+    found = stages.filter(pk=stage_id).first() if stage_id else stages.order_by("-number").first()
+    if found is None:
+        raise DocumentError(_("The tournament has no stage yet."))
+    return found
+
+
+def match_for_print(match_id: Any) -> Match | None:
+    return _matches_qs().prefetch_related("adjustments").filter(pk=match_id).first()
+
+
+def document_from_params(tournament: Tournament, kind: str, params: dict[str, Any],
+                         base_url: str | None = None) -> Document:
+    """A document of ``kind`` for a tournament from JSON parameters (what a PrintJob stores)."""
+    cls = BULK_KINDS.get(kind)
+    if cls is None:
+        raise DocumentError(_("Unknown document: %(k)s.") % {"k": kind})
+    base_url = base_url or params.get("base_url") or None
+    if cls in (ScoreSheetsDocument, TableCardsDocument, SeatingDocument):
+        return cls(tournament=tournament, round=tournament_round(tournament, params.get("round")), base_url=base_url)
+    if cls is StandingsDocument:
+        stage = tournament_stage(tournament, params.get("stage")) if tournament.stages.exists() else None
+        return StandingsDocument(tournament=tournament, stage=stage, base_url=base_url)
+    if cls is BracketDocument:
+        return BracketDocument(tournament=tournament, stage=tournament_stage(tournament, params.get("stage")),
+                               base_url=base_url)
+    return BlankSheetsDocument(tournament=tournament, count=int(params.get("count") or 1), base_url=base_url)
+
+
+# --------------------------------------------------------------------------- bulk runs (PrintJob)
+
+def print_job_create(*, tournament: Tournament, kind: str, params: dict[str, Any], user: Any = None,
+                     base_url: str | None = None) -> PrintJob:
+    """Record a bulk run and enqueue it once the transaction commits.
+
+    The parameters are checked by building the document (no rendering). If the broker cannot be
+    reached the job is marked failed with a message at once — it never waits for a broker."""
+    params = {**params, "base_url": base_url or site_url(), "lang": translation.get_language() or "en"}
+    document = document_from_params(tournament, kind, params)
+    with transaction.atomic():
+        job = PrintJob.objects.create(tournament=tournament, kind=kind, params=params, title=document.title,
+                                      total=len(document.units()), created_by=user if getattr(
+                                          user, "is_authenticated", False) else None)
+        transaction.on_commit(lambda: print_job_enqueue(job.pk))
+    return job
+
+
+def print_job_enqueue(job_id: int) -> None:
+    """Send the task (eager without a broker). A broker that is down fails the job with a message."""
+    from celery.exceptions import CeleryError
+    from kombu.exceptions import OperationalError
+
+    from config.celery_app import app
+    from tournaments.tasks import print_job_task
+
+    try:
+        if app.conf.task_always_eager:
+            result = print_job_task.apply_async(args=[job_id])
+        else:
+            with app.connection_for_write() as connection:
+                connection.ensure_connection(max_retries=1, timeout=3)
+                result = print_job_task.apply_async(args=[job_id], connection=connection, retry=False)
+        PrintJob.objects.filter(pk=job_id, task_id="").update(task_id=result.id or "")
+    except (OperationalError, CeleryError, OSError, ConnectionError) as exc:
+        logger.warning("print job %s: broker unavailable: %s", job_id, exc)
+        PrintJob.objects.filter(pk=job_id).update(
+            status=PrintJob.Status.FAILED, finished_at=timezone.now(),
+            error=_("The task queue (broker) is unavailable; the job was not started. Try again later "
+                    "or ask the administrator. (%(e)s)") % {"e": str(exc)[:200]})
+    except Exception as exc:  # a redis-py error that kombu did not wrap, for instance
+        if type(exc).__module__.split(".")[0] not in ("redis", "kombu", "amqp"):
+            raise
+        logger.warning("print job %s: broker error: %s", job_id, exc)
+        PrintJob.objects.filter(pk=job_id).update(
+            status=PrintJob.Status.FAILED, finished_at=timezone.now(),
+            error=_("The task queue (broker) is unavailable; the job was not started. (%(e)s)")
+            % {"e": str(exc)[:200]})
+
+
+def print_job_run(*, job_id: int) -> str:
+    """Render a job's document, store the PDF and mark the job done (or failed, with the reason)."""
+    job = PrintJob.objects.select_related("tournament").filter(pk=job_id).first()
+    if job is None:
+        return "missing"
+    if job.status == PrintJob.Status.DONE:
+        return job.status
+    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.RUNNING, error="")
+
+    def progress(done: int, total: int) -> None:
+        PrintJob.objects.filter(pk=job.pk).update(progress=done, total=total)
+
+    try:
+        with translation.override(job.params.get("lang") or settings.LANGUAGE_CODE):
+            document = document_from_params(job.tournament, job.kind, job.params)
+            pdf, pages = document.render_pdf(progress=progress)
+            name = f"{job.tournament_id}-{document.filename()[:-4]}-{secrets.token_hex(6)}.pdf"
+        job.refresh_from_db()
+        job.file.save(name, ContentFile(pdf), save=False)
+        job.status, job.pages, job.finished_at, job.error = PrintJob.Status.DONE, pages, timezone.now(), ""
+        job.progress = job.total
+        job.save(update_fields=["file", "status", "pages", "finished_at", "error", "progress", "updated_at"])
+        return job.status
+    except Exception as exc:
+        from celery.exceptions import SoftTimeLimitExceeded
+
+        logger.exception("print job %s failed", job_id)
+        message = (_("The document took too long to render.") if isinstance(exc, SoftTimeLimitExceeded)
+                   else _("The document could not be made: %(e)s") % {"e": exc})
+        PrintJob.objects.filter(pk=job_id).update(status=PrintJob.Status.FAILED, error=message,
+                                                  finished_at=timezone.now())
+        return PrintJob.Status.FAILED
+
+
+def print_jobs_of(tournament: Tournament, limit: int = 50) -> list[PrintJob]:
+    return list(PrintJob.objects.filter(tournament=tournament).select_related("created_by")[:limit])
+
+
+def pdf_bytes(document: Document) -> tuple[bytes, int]:
+    """Render in one run (on-demand PDFs)."""
+    return document.render_pdf(chunk=max(len(document.units()), 1))
+
+
+__all__ = [
+    "BULK_KINDS",
+    "ON_DEMAND_MAX_UNITS",
+    "BlankSheetsDocument",
+    "BracketDocument",
+    "Column",
+    "Document",
+    "DocumentError",
+    "ResultSlipDocument",
+    "ScoreSheetsDocument",
+    "SeatingDocument",
+    "StandingsDocument",
+    "TableCardsDocument",
+    "document_from_params",
+    "print_job_create",
+    "print_job_run",
+    "qr_data_uri",
+    "site_url",
+]
+
