@@ -102,11 +102,17 @@ class ThrowCheck:
 
 
 def component_beaten(ctx: Context, comp: Component, counts: Counts) -> bool:
-    """Whether a hand holds, in the component's suit, a same-shape combination strictly higher."""
+    """Whether a hand holds, in the component's suit, a same-shape combination strictly higher.
+
+    With ``throw_single_threat="unpaired"`` (default) a higher card held as a pair threatens pairs,
+    not singles: this reconciles RULES §4's rule (fewest cards forced) with its seed 003 example
+    (someone holding QQ against 98844 forces 44)."""
     st = ctx.strength
     w = comp.width
     codes = [c for c in ctx.suit_codes[comp.suit] if counts[c] >= w]
     if comp.length == 1:
+        if w == 1 and ctx.rules.throw_single_threat == "unpaired":
+            return any(st[c] > comp.top and counts[c] == 1 for c in codes)
         return any(st[c] > comp.top for c in codes)
     top = highest_tractor_top(ctx, codes, comp.length)
     return top is not None and top > comp.top
@@ -438,8 +444,8 @@ def _extra_constraints(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[
         # cheapest discard is the suit cards plus the lowest-point other cards.
         if m == 0 and s != TRUMP:
             trumps = [(c, hand[c]) for c in reversed(ctx.suit_codes[TRUMP]) if hand[c]]
-            for p in _submultisets(trumps, n):
-                k = play_key(ctx, lead, p)
+            for sub in _submultisets(trumps, n):
+                k = play_key(ctx, lead, sub)
                 if k is not None and k > current:
                     beat_keys.append(k)
         held = [c for c in range(54) for _ in range(hand[c])]

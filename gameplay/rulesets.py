@@ -60,6 +60,15 @@ OPTION_SPECS: dict[str, OptionSpec] = {
             help_zh="甩牌失败时必须出哪一个失败的牌型：张数最少者（同张数取最小），或不论张数取最小者。",
         ),
         OptionSpec(
+            "throw_single_threat", "choice",
+            {"tractor": "unpaired", "chaodi": "unpaired", "red-five": "unpaired", "yongzhou-300": "unpaired"},
+            choices=("unpaired", "any"),
+            help_en="Which higher cards make a thrown single fail: only higher cards another player does "
+                    "not hold as a pair (a held pair is a pair threat — RULES §4's example: QQ forces 44), "
+                    "or any higher card.",
+            help_zh="哪些大牌使甩出的单张失败：只算别家不成对的大牌（成对的大牌算对子威胁，如规则 §4 例：有 QQ 则出 44），或任何大牌。",
+        ),
+        OptionSpec(
             "throw_penalty", "points",
             {"tractor": 0, "chaodi": 0, "red-five": 0, "yongzhou-300": 0},
             help_en="Points given to the other side for each card returned to the hand after a failed throw.",
@@ -134,6 +143,7 @@ class RuleSet:
     options: Mapping[str, Any] = field(repr=False, hash=False)
     throw_allowed: bool
     throw_forced: str
+    throw_single_threat: str
     throw_penalty: int
     wrap_k3_at_ace: bool
     must_beat_on_points: bool
@@ -241,6 +251,7 @@ def ruleset(variant: str, options: Mapping[str, Any] | None = None, *,
     return RuleSet(
         variant=variant, decks=decks, players=players, options=dict(resolved),
         throw_allowed=resolved["throw_allowed"], throw_forced=resolved["throw_forced"],
+        throw_single_threat=resolved["throw_single_threat"],
         throw_penalty=resolved["throw_penalty"], wrap_k3_at_ace=resolved.get("wrap_k3_at_ace", False),
         must_beat_on_points=resolved["must_beat_on_points"],
         must_beat_strength=resolved["must_beat_strength"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,12 @@ class BracketMatch:
         return self.match.status == Match.Status.PLAYING
 
 
+def _slot_number(match: Match) -> int:
+    """The match's 1-based place in its round of the full power-of-two bracket (``R2-M3`` → 3)."""
+    found = re.fullmatch(r"R\d+-M(\d+)", match.key)
+    return int(found.group(1)) if found else match.position + 1
+
+
 def bracket_columns(stage: Stage) -> list[dict[str, Any]]:
     """:func:`selectors.bracket_tree` with what a drawing needs per slot: seed, live level, winner,
     and for an empty slot the match it waits for."""
@@ -72,7 +79,7 @@ def bracket_columns(stage: Stage) -> list[dict[str, Any]]:
                     won=m.winner_side == side, lost=m.winner_side is not None and m.winner_side != side,
                     waiting_for="" if entry else feeders.get((m.pk, side), ""),
                 ))
-            row = (max(m.position, 1) - 1) * span + 1 if column["number"] else 1
+            row = (_slot_number(m) - 1) * span + 1 if column["number"] else 1
             drawn.append(BracketMatch(match=m, slots=slots, row=min(row, rows), span=span))
         out.append({**column, "matches": drawn, "rows": rows})
     return out

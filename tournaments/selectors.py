@@ -55,6 +55,11 @@ def round_label(name: str) -> str:
         return name
 
 
+def is_final(match: Match) -> bool:
+    """A result counts (brackets, pairings, standings) once it is finished and confirmed."""
+    return match.status == Match.Status.FINISHED and match.confirmed_at is not None
+
+
 @dataclass
 class StandingRow:
     entry: Entry
@@ -92,7 +97,7 @@ def elimination_standings(tournament: Tournament) -> list[StandingRow]:
             row.reached = max(row.reached, m.round.number)
             row.matches.append(m)
             levels = (m.state or {}).get("levels")
-            if m.status == Match.Status.FINISHED:
+            if is_final(m):
                 row.played += 1
                 won = m.winner_side == side
                 row.wins += int(won)
@@ -103,7 +108,7 @@ def elimination_standings(tournament: Tournament) -> list[StandingRow]:
                 row.current_level, row.opponent_level = levels[side], levels[1 - side]
     lives = 2 if any(m.section == "winners" for m in matches) else 1
     for row in rows.values():
-        eliminating = [m for m in row.matches if m.status == Match.Status.FINISHED and m.section != "third_place"
+        eliminating = [m for m in row.matches if is_final(m) and m.section != "third_place"
                        and m.winner_side is not None and m.entry_id(1 - m.winner_side) == row.entry.pk]
         row.alive = len(eliminating) < lives and not any(m.status == Match.Status.FINISHED and m.next_match_id is None
                                                          and m.section in ("main", "grand_final") for m in row.matches)
@@ -123,7 +128,7 @@ def _places(matches: list[Match]) -> dict[int, str]:
     """Places decided by the deciding matches: the final (and third-place match) of a single
     elimination; the grand final (its reset when played) of a double elimination; without a grand
     final, the winners' final gives 1st and the losers' final 2nd and 3rd."""
-    finished = [m for m in matches if m.status == Match.Status.FINISHED and m.winner_side is not None]
+    finished = [m for m in matches if is_final(m) and m.winner_side is not None]
     by_section: dict[str, list[Match]] = {}
     for m in finished:
         by_section.setdefault(m.section, []).append(m)

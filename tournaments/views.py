@@ -43,6 +43,8 @@ from tournaments.services import bracket as bracket_services
 from tournaments.services import setup as setup_services
 from tournaments.services.hands import initial_state, score_hand
 
+HTMX_STOP_POLLING = 286
+
 
 def player_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/player_list.html", {"players": Player.objects.all()})
@@ -98,7 +100,15 @@ def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
     stages = [{"stage": stage, "columns": page_selectors.bracket_columns(stage)}
               for stage in page_selectors.stages_of(tournament)]
     template = "tournaments/_bracket.html" if request.htmx else "tournaments/bracket.html"
-    return render(request, template, {"tournament": tournament, "stages": stages, **_roles(request, tournament)})
+    response = render(request, template, {"tournament": tournament, "stages": stages, **_roles(request, tournament)})
+    return _stop_polling_when(request, response, tournament.status == Tournament.Status.FINISHED)
+
+
+def _stop_polling_when(request: HttpRequest, response: HttpResponse, done: bool) -> HttpResponse:
+    """htmx stops polling when it receives status 286: nothing changes any more."""
+    if done and request.htmx:
+        response.status_code = HTMX_STOP_POLLING
+    return response
 
 
 def tournament_tables(request: HttpRequest, pk: int) -> HttpResponse:
@@ -116,7 +126,8 @@ def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
     for row in rows:
         row.reached_label = rounds.get(row.reached, "")  # type: ignore[attr-defined]
     template = "tournaments/_standings.html" if request.htmx else "tournaments/standings.html"
-    return render(request, template, {"tournament": tournament, "rows": rows})
+    response = render(request, template, {"tournament": tournament, "rows": rows})
+    return _stop_polling_when(request, response, tournament.status == Tournament.Status.FINISHED)
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -126,7 +137,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = match.stage.tournament
     context = {"tournament": tournament, **_match_context(match), **_roles(request, tournament)}
     template = "tournaments/_match_live.html" if request.htmx else "tournaments/match_detail.html"
-    return render(request, template, context)
+    return _stop_polling_when(request, render(request, template, context), match.status == Match.Status.FINISHED)
 
 
 def _match_context(match: Match) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from gameplay.order import TRUMP, Context
 from gameplay.rulesets import ruleset
 from gameplay.tricks import play_key, trick_points
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 VARIANTS = [("tractor", {}), ("chaodi", {}), ("red-five", {"decks": 2}), ("red-five", {"decks": 3}),
             ("yongzhou-300", {"players": 4}), ("yongzhou-300", {"players": 3})]

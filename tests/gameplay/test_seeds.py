@@ -39,19 +39,25 @@ def test_seed003_throw_98844_forced_44_when_someone_holds_55() -> None:
     assert tc.failed and format_cards(tc.forced.codes) == "S4 S4" and tc.beaten_by == 3
 
 
-def test_seed003_throw_98844_QQ_beats_both_pairs_and_the_single() -> None:
-    """若其余某家有此花色的 QQ … 首家必须出 44: QQ beats 88 and 44, but its Q also beats the single 9.
-    RULES' [decided] default (fewest cards) then forces the 9; the seed's 44 is the option
-    ``throw_forced="lowest_card"``."""
+def test_seed003_throw_98844_forced_44_when_someone_holds_QQ() -> None:
+    """若其余某家有此花色的 QQ … 首家必须出 44 (RULES §4's own example). QQ is a pair threat: it beats
+    88 and 44, and (default ``throw_single_threat="unpaired"``) a held pair does not also count as a
+    single threat, so the fewest-cards rule picks between the pairs: the lower, 44."""
     tc = _throw(make_ctx("tractor", "10", "H"), "S9 S8 S8 S4 S4", {1: "C2", 2: "D3", 3: "SQ SQ"})
-    assert tc.failed and [str(c) for c in tc.failing] == ["S8 S8", "S4 S4", "S9"]
-    assert format_cards(tc.forced.codes) == "S9"
-    low = make_ctx("tractor", "10", "H", options={"throw_forced": "lowest_card"})
+    assert tc.failed and [str(c) for c in tc.failing] == ["S8 S8", "S4 S4"]
+    assert format_cards(tc.forced.codes) == "S4 S4" and tc.beaten_by == 3
+    # Counting every higher card as a single threat, the Q beats the 9 too and fewest cards forces the 9;
+    # the seed's "lowest" reading forces 44 either way.
+    anyq = make_ctx("tractor", "10", "H", options={"throw_single_threat": "any"})
+    tc = _throw(anyq, "S9 S8 S8 S4 S4", {1: "C2", 2: "D3", 3: "SQ SQ"})
+    assert [str(c) for c in tc.failing] == ["S8 S8", "S4 S4", "S9"] and format_cards(tc.forced.codes) == "S9"
+    low = make_ctx("tractor", "10", "H", options={"throw_forced": "lowest_card", "throw_single_threat": "any"})
     tc = _throw(low, "S9 S8 S8 S4 S4", {1: "C2", 2: "D3", 3: "SQ SQ"})
     assert format_cards(tc.forced.codes) == "S4 S4" and tc.beaten_by == 3
 
 
 def test_seed003_throw_98844_J_and_QQ_force_the_fewest_cards_the_9() -> None:
+    """An unpaired J beats the single 9 and QQ beats both pairs: fewest cards forces the 9."""
     ctx = make_ctx("tractor", "10", "H")
     tc = _throw(ctx, "S9 S8 S8 S4 S4", {1: "SQ SQ", 2: "SJ", 3: "D2"})
     assert format_cards(tc.forced.codes) == "S9"

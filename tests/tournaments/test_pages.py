@@ -152,8 +152,10 @@ def test_standings_refresh_themselves_with_an_htmx_partial(client: Client, finis
     url = reverse("tournament-standings", args=[finished.pk])
     html = client.get(url).content.decode()
     assert 'hx-trigger="every 10s"' in html and f'hx-get="{url}"' in html
-    partial = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    response = client.get(url, headers={"HX-Request": "true"})
+    partial = response.content.decode()
     assert "<html" not in partial and "队1 Team1" in partial
+    assert response.status_code == 286  # the tournament is over: htmx stops polling
     assert partial.index("队1 Team1") < partial.index("队2 Team2") < partial.index("队4 Team4")
 
 
@@ -165,6 +167,38 @@ def test_match_page_shows_seats_and_hand_history(client: Client, finished: Tourn
     assert "J" in html and "club_owner" in html
     partial = client.get(reverse("match-detail", args=[final.pk]), headers={"HX-Request": "true"}).content.decode()
     assert "<html" not in partial and 'id="hand-4"' in partial
+
+
+def test_live_partials_keep_polling_while_play_goes_on(client: Client, running: Tournament) -> None:
+    match = first_match(running)
+    for url in (reverse("tournament-standings", args=[running.pk]), reverse("tournament-bracket", args=[running.pk]),
+                reverse("match-detail", args=[match.pk]), reverse("tournament-tables", args=[running.pk])):
+        response = client.get(url, headers={"HX-Request": "true"})
+        assert response.status_code == 200 and "<html" not in response.content.decode(), url
+
+
+def test_the_nav_links_to_the_tournaments(client: Client, finished: Tournament) -> None:
+    html = client.get(reverse("home")).content.decode()
+    assert f'href="{reverse("tournament-list")}"' in html
+
+
+def test_the_score_page_asks_for_throw_penalties_only_when_the_option_is_on(client: Client, owner: Any) -> None:
+    actor = Actor(owner)
+    tournament = tournament_create(owner=owner, name="Throw Cup", variant="tractor", options={"throw_penalties": True})
+    for i in (1, 2):
+        team = team_create(name=f"T{i}", player1=player_create(name=f"A{i}", actor=actor),
+                           player2=player_create(name=f"B{i}", actor=actor), actor=actor)
+        entry_add(tournament=tournament, team=team, seed=i, actor=actor)
+    tournament_start(tournament=tournament, actor=actor)
+    match = first_match(tournament)
+    url = reverse("match-score", args=[match.pk])
+    login(client, owner)
+    assert 'name="throw_penalties"' in client.get(url).content.decode()
+    client.post(url, hand_post(match.version, attackers_points=70, throw_penalties=10))
+    hand = HandRecord.objects.get(match=match)
+    assert hand.outcome["throw_penalties"] == 10 and hand.result["attackers_total"] == 80
+    running_match = first_match(build_tournament(owner, name="Plain Cup"))
+    assert 'name="throw_penalties"' not in client.get(reverse("match-score", args=[running_match.pk])).content.decode()
 
 
 def test_tables_page_lists_tables_with_next_dealer(client: Client, running: Tournament, owner: Any) -> None:

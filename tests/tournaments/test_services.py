@@ -378,3 +378,64 @@ def test_standings_take_a_bounded_number_of_queries(organizer, django_assert_max
             win_match(m, 0, actor)
         with django_assert_max_num_queries(3):
             selectors.elimination_standings(t)
+
+
+def test_confirmation_holds_the_bracket_until_the_losing_side_confirms(organizer):
+    from tournaments.services.hands import match_confirm
+
+    t = make_tournament(owner=organizer, teams=4, start=False)
+    t.require_confirmation = True
+    t.save()
+    tournament_start(tournament=t, actor=Actor(organizer))
+    semi = round_matches(t, 1)[0]
+    scorer = Actor(None, "token")
+    for index in range(4):
+        play_hand(semi, SHUTOUT, scorer, dealer=0 if index == 0 else None)
+    semi.refresh_from_db()
+    final = Match.objects.get(pk=semi.next_match_id)
+    assert semi.status == "finished" and semi.confirmed_at is None
+    assert final.entry(semi.next_slot) is None
+    assert [r.wins for r in selectors.elimination_standings(t)] == [0, 0, 0, 0]
+    with pytest.raises(NotAllowed):
+        match_confirm(match_id=semi.pk, actor=scorer, side=0)  # the winners cannot confirm their own win
+    match_confirm(match_id=semi.pk, actor=scorer, side=1)
+    final.refresh_from_db()
+    assert final.entry(semi.next_slot) == semi.entry0
+    assert AuditEntry.objects.filter(action="match.confirm").exists()
+    with pytest.raises(ServiceError):
+        match_confirm(match_id=semi.pk, actor=Actor(organizer))
+
+
+def test_time_called_gives_the_match_to_the_higher_level(organizer):
+    from tournaments.services.hands import match_call_time
+
+    t = make_tournament(owner=organizer, teams=2)
+    m = round_matches(t, 1)[0]
+    play_hand(m, TAKEOVER, Actor(organizer), dealer=0)   # side 1 takes over, 2:2
+    play_hand(m, SHUTOUT, Actor(organizer))              # side 1 → 5
+    m.refresh_from_db()
+    with pytest.raises(NotAllowed):
+        match_call_time(match_id=m.pk, version=m.version, actor=Actor(UserFactory(username="nobody")))
+    match_call_time(match_id=m.pk, version=m.version, actor=Actor(organizer))
+    m.refresh_from_db()
+    assert m.status == "finished" and m.winner_side == 1 and m.time_called_at
+    t.refresh_from_db()
+    assert t.status == "finished"
+    with pytest.raises(ServiceError):
+        hand_record(match_id=m.pk, outcome=SHUTOUT, version=m.version, actor=Actor(organizer))
+
+
+def test_hand_limit_ends_the_match_at_the_higher_level(organizer):
+    t = make_tournament(owner=organizer, teams=2, options={"hand_limit": 2})
+    m = round_matches(t, 1)[0]
+    play_hand(m, SHUTOUT, Actor(organizer), dealer=1)   # side 1 → 5
+    play_hand(m, TAKEOVER, Actor(organizer))            # side 0 takes over, no gain: limit reached
+    m.refresh_from_db()
+    assert m.status == "finished" and m.winner_side == 1 and m.state["hands_played"] == 2
+
+
+def test_elimination_refuses_a_drawn_award(organizer):
+    t = make_tournament(owner=organizer, teams=2)
+    with pytest.raises(ServiceError) as exc:
+        match_award(match_id=round_matches(t, 1)[0].pk, winner_side=None, reason="both late", actor=Actor(organizer))
+    assert "winner_side" in exc.value.field_errors

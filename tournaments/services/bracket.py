@@ -166,7 +166,9 @@ def match_finished(*, match: Match, actor: Actor) -> None:
 
 
 def _maybe_finish_stage(stage: Stage, actor: Actor) -> None:
-    open_matches = stage.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.VOID]).exists()
+    open_matches = (stage.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.VOID]).exists()
+                    or stage.matches.filter(status=Match.Status.FINISHED, confirmed_at__isnull=True).exists()
+                    or (stage.rounds_planned is not None and stage.rounds.count() < stage.rounds_planned))
     stage_status = Stage.Status.RUNNING if open_matches else Stage.Status.FINISHED
     if stage.status != stage_status:
         stage.status = stage_status
@@ -225,7 +227,7 @@ def match_result_changed(*, match: Match, old_winner_side: int | None, actor: Ac
     if old_winner_side is not None:
         _clear_slot(match.next_match_id, match.next_slot, actor, reset)
         _clear_slot(match.loser_next_match_id, match.loser_next_slot, actor, reset)
-    if match.winner_side is not None:
+    if match.winner_side is not None and match.confirmed_at is not None:
         match_finished(match=match, actor=actor)
     else:
         _maybe_finish_stage(match.stage, actor)
@@ -233,29 +235,44 @@ def match_result_changed(*, match: Match, old_winner_side: int | None, actor: Ac
     return reset
 
 
-def match_award(*, match_id: int, winner_side: int, reason: str, actor: Actor, kind: str = "awarded") -> Match:
-    """A director's decision: award the match (forfeit or awarded result) to ``winner_side``."""
+def match_award(*, match_id: int, winner_side: int | None, reason: str, actor: Actor, kind: str = "awarded") -> Match:
+    """A director's decision: award the match (forfeit or awarded result) to ``winner_side`` (None: a
+    draw, for formats that allow one). Stored as an adjustment; the match is recomputed from the facts."""
     from tournaments.models import Adjustment
+    from tournaments.services.hands import settle
 
-    if winner_side not in (0, 1):
+    if winner_side not in (0, 1, None):
         raise ServiceError.one("winner_side", _("The winning side is 0 or 1."))
+    if kind not in ("awarded", "forfeit"):
+        raise ServiceError.one("kind", _("An award is an awarded result or a forfeit."))
     if not (reason or "").strip():
         raise ServiceError.one("reason", _("Say why the result is awarded."))
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("stage__tournament").get(pk=match_id)
         require_organizer(actor, match.stage.tournament)
-        if match.status == Match.Status.FINISHED:
-            raise ServiceError.one("match", _("This match is already finished; correct its hands instead."))
+        if match.status == Match.Status.FINISHED and match.confirmed_at is not None and match.next_match_id:
+            nxt = Match.objects.get(pk=match.next_match_id)
+            if nxt.hands_played:
+                raise ServiceError.one("match", _("The winner already played on; correct the hands with force instead."))
         if match.entry0_id is None or match.entry1_id is None:
             raise ServiceError.one("match", _("This match does not have two entries yet."))
+        if winner_side is None and match.stage.format in (Stage.Format.SINGLE_ELIMINATION,
+                                                         Stage.Format.DOUBLE_ELIMINATION):
+            raise ServiceError.one("winner_side", _("An elimination match needs a winner."))
         Adjustment.objects.create(tournament=match.stage.tournament, match=match, kind=kind, winner_side=winner_side,
                                   reason=reason.strip(), created_by=actor.user_or_none)
-        match.winner_side = winner_side
-        match.status = Match.Status.FINISHED
-        match.finished_at = timezone.now()
-        match.version += 1
-        match.save()
         audit(actor=actor, action=f"match.{kind}", tournament=match.stage.tournament, target=f"match:{match.pk}",
               data={"winner_side": winner_side, "reason": reason})
-        match_finished(match=match, actor=actor)
-        return match
+        match.confirmed_at = None
+        settled = settle(match, actor)
+        if settled.confirmed_at is None:
+            # The organizer's decision needs no confirmation by the table.
+            from tournaments.services.hands import match_confirm
+
+            return match_confirm(match_id=match.pk, actor=actor)
+        return settled
+
+
+def after_result(*, match: Match, actor: Actor) -> None:
+    """A result without a bracket to advance (a draw, a Swiss or round-robin match): finish the stage when done."""
+    _maybe_finish_stage(match.stage, actor)

@@ -87,6 +87,7 @@ class Replay:
     dealers: list[int]
     winner_side: int | None
     ended_at_hand: int | None
+    drawn: bool = False
 
 
 def score_hand(tournament: Tournament, state: Mapping[str, Any], outcome: Mapping[str, Any]) -> dict[str, Any]:
@@ -108,8 +109,9 @@ def replay_hands(tournament: Tournament, first_dealer: int | None,
     dealers: list[int] = []
     winner: int | None = None
     ended: int | None = None
+    drawn = False
     for number, outcome in enumerate(outcomes, start=1):
-        if winner is not None:
+        if winner is not None or drawn:
             raise ServiceError.one(
                 f"hands.{number}",
                 _("The match was already won at hand %(n)s; hand %(m)s cannot follow it. Undo the later hands first.")
@@ -126,7 +128,41 @@ def replay_hands(tournament: Tournament, first_dealer: int | None,
         if result.get("match_winner") is not None:
             winner = int(result["match_winner"])
             ended = number
-    return Replay(state, results, dealers, winner, ended)
+        elif result.get("match_drawn"):
+            drawn, ended = True, number
+    return Replay(state, results, dealers, winner, ended, drawn)
+
+
+def match_result(match: Match, replay: Replay) -> tuple[int | None, bool]:
+    """The match's result from the raw facts: an awarded result or forfeit (the latest adjustment)
+    wins over the hands; else the hands (target reached, hand limit); else a time limit called by
+    the organizer (higher level wins; equal levels by the ``hand_limit_tie`` option)."""
+    from tournaments.models import Adjustment
+
+    award = (Adjustment.objects.filter(match=match, kind__in=["awarded", "forfeit"]).order_by("-created_at", "-id")
+             .first())
+    if award is not None:
+        return award.winner_side, award.winner_side is None
+    if replay.winner_side is not None or replay.drawn:
+        return replay.winner_side, replay.drawn
+    if match.time_called_at and replay.state and replay.dealers:
+        from scoring.partnership import MatchState, match_winner_at_limit
+        from scoring.rules import scoring_rules
+
+        tournament = match.stage.tournament
+        rules = scoring_rules(tournament.variant, split_options(tournament.options or {})[0])
+        levels = tuple(replay.state["levels"])
+        if levels[0] == levels[1] and getattr(rules, "hand_limit_tie", "dealer_side") == "draw":
+            return None, True
+        last_dealer_side = replay.dealers[-1] % 2
+        state = MatchState(levels=(levels[0], levels[1]), dealer=int(replay.state["dealer"]))
+        return match_winner_at_limit(state, last_dealer_side), False
+    return None, False
+
+
+def final_winner(match: Match) -> int | None:
+    """The winner as far as brackets, pairings and standings are concerned: only a confirmed result."""
+    return match.winner_side if match.confirmed_at else None
 
 
 def match_snapshot(match: Match) -> dict[str, Any]:
@@ -159,26 +195,46 @@ def _check_playable(match: Match) -> None:
         raise ServiceError.one("match", _("The tournament is not running."))
 
 
-def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord]) -> None:
-    """Write the replay's results into the hand records and the match's cached state."""
+def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord], actor: Actor | None = None) -> None:
+    """Write the replay's results into the hand records and the match's cached state and result."""
     for hand, result, dealer in zip(hands, replay.results, replay.dealers, strict=True):
         if hand.result != result or hand.dealer != dealer:
             hand.result = result
             hand.dealer = dealer
             hand.save(update_fields=["result", "dealer", "updated_at"])
+    before = (match.winner_side, match.is_draw)
     match.state = replay.state or {}
     match.hands_played = len(hands)
-    match.winner_side = replay.winner_side
-    if replay.winner_side is not None:
+    match.winner_side, match.is_draw = match_result(match, replay)
+    if match.winner_side is not None or match.is_draw:
         match.status = Match.Status.FINISHED
         match.finished_at = match.finished_at or timezone.now()
     else:
         match.status = Match.Status.PLAYING if hands else Match.Status.READY
         match.finished_at = None
+    if (match.winner_side, match.is_draw) != before or match.status != Match.Status.FINISHED:
+        # A new result needs confirming again when the tournament asks for confirmation.
+        needs = match.stage.tournament.require_confirmation and match.status == Match.Status.FINISHED
+        match.confirmed_at = None if needs or match.status != Match.Status.FINISHED else timezone.now()
+        match.confirmed_by = None if match.confirmed_at is None else (actor.user_or_none if actor else None)
     if hands and match.started_at is None:
         match.started_at = timezone.now()
     match.version += 1
     match.save()
+
+
+def settle(match: Match, actor: Actor) -> Match:
+    """Recompute a (locked) match from its hands and adjustments and carry a changed final result
+    on into the bracket."""
+    from tournaments.services.bracket import match_result_changed
+
+    hands = list(match.hands.order_by("number"))
+    old_final = final_winner(match)
+    replay = replay_hands(match.stage.tournament, hands[0].dealer if hands else None, [h.outcome for h in hands])
+    _apply_replay(match, replay, hands, actor)
+    if final_winner(match) != old_final:
+        match_result_changed(match=match, old_winner_side=old_final, actor=actor)
+    return match
 
 
 def _normalise_trump(trump: Any) -> str:
@@ -222,6 +278,8 @@ def hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, acto
             raise ServiceError.one("match", _("Hands of this variant are recorded per table round."))
         if match.status == Match.Status.FINISHED:
             raise ServiceError.one("match", _("This match is finished; correct an earlier hand instead."))
+        if match.time_called_at is not None:
+            raise ServiceError.one("match", _("Time was called for this match: no further hands."))
         hands = list(match.hands.order_by("number"))
         expected = int(match.state["dealer"]) if hands else None
         dealer = _check_dealer(dealer, expected)
@@ -239,12 +297,12 @@ def hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, acto
             match=match, number=len(outcomes), dealer=replay.dealers[-1], trump=trump_code, outcome=dict(outcome),
             result=replay.results[-1], entered_by=actor.user_or_none, entered_via=actor.via,
         )
-        previous_winner = match.winner_side
-        _apply_replay(match, replay, [*hands, hand])
+        previous_final = final_winner(match)
+        _apply_replay(match, replay, [*hands, hand], actor)
         audit(actor=actor, action="hand.record", tournament=tournament, target=f"match:{match.pk}",
               data={"number": hand.number, "outcome": hand.outcome, "dealer": hand.dealer, "trump": trump_code,
                     "result": hand.result})
-        if match.winner_side is not None and previous_winner is None:
+        if final_winner(match) is not None and previous_final is None:
             from tournaments.services.bracket import match_finished
 
             match_finished(match=match, actor=actor)
@@ -263,9 +321,10 @@ def _rewrite(*, match: Match, hands: list[HandRecord], outcomes: list[dict[str, 
     """Recompute a match after a correction or an undo; guard finished matches that fed later ones."""
     tournament = match.stage.tournament
     replay = replay_hands(tournament, first_dealer, outcomes)
-    old_winner = match.winner_side
+    old_winner = final_winner(match)
+    new_winner, _drawn = match_result(match, replay)
     warnings: tuple[str, ...] = ()
-    if old_winner is not None and replay.winner_side != old_winner:
+    if old_winner is not None and new_winner != old_winner:
         played = _descendants_played(match)
         if played:
             names = [m.key for m in played]
@@ -293,9 +352,9 @@ def _rewrite(*, match: Match, hands: list[HandRecord], outcomes: list[dict[str, 
         if hand.outcome != outcome:
             hand.outcome = outcome
             hand.save(update_fields=["outcome", "updated_at"])
-    _apply_replay(match, replay, hands)
+    _apply_replay(match, replay, hands, actor)
     audit(actor=actor, action=action, tournament=tournament, target=f"match:{match.pk}", data=audit_data)
-    if old_winner != match.winner_side:
+    if old_winner != final_winner(match):
         match_result_changed(match=match, old_winner_side=old_winner, actor=actor)
     return replay, warnings
 
@@ -352,3 +411,55 @@ def hand_undo(*, match_id: int, version: Any, actor: Actor, force: bool = False)
                  force=force, action="hand.undo",
                  audit_data={"number": last.number, "outcome": last.outcome, "result": last.result})
         return match
+
+
+def match_confirm(*, match_id: int, actor: Actor, side: int | None = None) -> Match:
+    """Confirm a finished match's result: by the losing side's confirmation link (``side``) or an
+    organizer. Brackets advance, and pairings and standings count the result, once it is confirmed."""
+    from tournaments.permissions import is_organizer
+    from tournaments.services.bracket import match_finished
+
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.FINISHED:
+            raise ServiceError.one("match", _("Only a finished match can be confirmed."))
+        if match.confirmed_at is not None:
+            raise ServiceError.one("match", _("This result is already confirmed."))
+        if not is_organizer(actor.user, match.stage.tournament):
+            losing = None if match.is_draw else 1 - (match.winner_side or 0)
+            if side is None or (losing is not None and side != losing):
+                raise NotAllowed(_("The result is confirmed by the losing side (or an organizer)."))
+        match.confirmed_at = timezone.now()
+        match.confirmed_by = actor.user_or_none
+        match.version += 1
+        match.save(update_fields=["confirmed_at", "confirmed_by", "version", "updated_at"])
+        audit(actor=actor, action="match.confirm", tournament=match.stage.tournament, target=f"match:{match.pk}",
+              data={"side": side, "winner_side": match.winner_side, "draw": match.is_draw})
+        if match.winner_side is not None:
+            match_finished(match=match, actor=actor)
+        else:
+            from tournaments.services.bracket import after_result
+
+            after_result(match=match, actor=actor)
+        return match
+
+
+def match_call_time(*, match_id: int, version: Any, actor: Actor) -> Match:
+    """An organizer calls time on a match (time limit, RULES.md §7): the side at the higher level
+    wins; on equal levels the ``hand_limit_tie`` option decides (dealer side of the last hand, or a draw)."""
+    from tournaments.permissions import is_organizer
+
+    with transaction.atomic():
+        match = _lock(match_id)
+        _check_version(match, version)
+        _check_playable(match)
+        if not is_organizer(actor.user, match.stage.tournament):
+            raise NotAllowed(_("Only an organizer can call time."))
+        if match.status == Match.Status.FINISHED:
+            raise ServiceError.one("match", _("This match is already finished."))
+        if match.hands_played == 0:
+            raise ServiceError.one("match", _("No hand has been played: award the match instead."))
+        match.time_called_at = timezone.now()
+        match.save(update_fields=["time_called_at", "updated_at"])
+        audit(actor=actor, action="match.time", tournament=match.stage.tournament, target=f"match:{match.pk}")
+        return settle(match, actor)
