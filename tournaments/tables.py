@@ -24,8 +24,9 @@ The draw
 --------
 :func:`draw_round` seats the players so that as few pairs as possible sit together again: every pair
 of table-mates costs the square of the number of times they already shared a table (so a third
-meeting weighs more than two second ones), and in ``yongzhou-300`` a player placed at a 3-table
-again costs a little (3-tables rotate). A seeded greedy start is improved by a tabu search of swaps
+meeting weighs more than two second ones); far smaller costs make 3-tables rotate in ``yongzhou-300``
+(a player placed at one again) and spread the players due to bid first over the tables (so each table
+has one). A seeded greedy start is improved by a tabu search of swaps
 between tables (the social-golfer technique) until no pair repeats or the effort budget is spent.
 Everything random comes from the ``rng`` passed in (``random.Random(seed)``), so a draw can be
 replayed.
@@ -163,7 +164,12 @@ def repeated_pairs(rounds: Iterable[TableRound[T]]) -> int:
 # ---------------------------------------------------------------------------------------------- draw
 
 
-_PAIR_WEIGHT = 16  # a repeated pair costs 16·c² (c = earlier meetings); a repeated 3-table costs 1 each
+# Costs of the draw: a pair of table-mates who met c times before costs 16·c²; a player at a 3-table
+# who sat at one s times before costs 2·s; two players who were first bidder least often (so each
+# "due" to bid first) at the same table cost 1, to spread them over the tables.
+_PAIR_WEIGHT = 16
+_SMALL_WEIGHT = 2
+_DUE_WEIGHT = 1
 
 
 def draw_round(
@@ -215,14 +221,17 @@ def draw_round(
 
     mates = table_mates(previous)
     m = len(seated)
+    due = min((first_count[i] for i in seated), default=0)
     weight = [[0] * m for _ in range(m)]
     for a in range(m):
         pa = ids[seated[a]]
+        a_due = first_count[seated[a]] == due
         for b in range(a + 1, m):
             c = mates.get(frozenset((pa, ids[seated[b]])), 0)
-            if c:
-                weight[a][b] = weight[b][a] = _PAIR_WEIGHT * c * c
-    slot_cost = [[small_count[seated[a]] if size < 4 else 0 for size in plan.sizes] for a in range(m)]
+            w = _PAIR_WEIGHT * c * c + (_DUE_WEIGHT if a_due and first_count[seated[b]] == due else 0)
+            if w:
+                weight[a][b] = weight[b][a] = w
+    slot_cost = [[_SMALL_WEIGHT * small_count[seated[a]] if size < 4 else 0 for size in plan.sizes] for a in range(m)]
     groups = _partition(weight, slot_cost, plan.sizes, rng, effort)
 
     tables: list[Table[T]] = []

@@ -85,20 +85,20 @@ def test_a_scorer_on_a_phone_records_hands_until_the_match_ends(phone_page: Any,
     page.locator("#field-attackers_points button[data-step='5']").click()
     page.locator("#field-attackers_points button[data-step='5']").click()
     assert page.input_value("#id_attackers_points") == "10"
-    page.wait_for_function("document.querySelector('#preview').innerText.includes('goes up 2')")
+    page.locator("#preview .preview[data-level-gain='2'][data-gaining-side='0']").wait_for()
     page.locator("#field-attackers_points button[data-step='-10']").click()
-    page.wait_for_function("document.querySelector('#preview').innerText.includes('goes up 3')")
-    save.click()
-    page.wait_for_load_state()
+    page.locator("#preview .preview[data-level-gain='3']").wait_for()
+    with page.expect_navigation():
+        save.click()
     assert HandRecord.objects.filter(match=match).count() == 1
 
     for number in (2, 3, 4):
         assert page.locator(".hand-form h2").inner_text().endswith(str(number))
         page.locator("label[for=id_trump_0]").click()
         if number == 4:
-            page.wait_for_function("document.querySelector('#preview').innerText.includes('wins the match')")
-        page.locator("#save-hand").click()
-        page.wait_for_load_state()
+            page.locator("#preview .preview[data-winner='0']").wait_for()
+        with page.expect_navigation():
+            page.locator("#save-hand").click()
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.winner_side == 0
     assert page.locator(".ok-box").is_visible()
