@@ -232,7 +232,15 @@ def draw_round(
             if w:
                 weight[a][b] = weight[b][a] = w
     slot_cost = [[_SMALL_WEIGHT * small_count[seated[a]] if size < 4 else 0 for size in plan.sizes] for a in range(m)]
-    groups = _partition(weight, slot_cost, plan.sizes, rng, effort)
+    # A lower bound of the cost, to stop searching once it is reached: no repeated pair, the players
+    # due to bid first spread evenly, the 3-table seats to those who sat at one least often.
+    k = len(plan.sizes)
+    n_due = sum(1 for i in seated if first_count[i] == due)
+    q, r = divmod(n_due, k)
+    target = _DUE_WEIGHT * (r * (q + 1) * q // 2 + (k - r) * q * (q - 1) // 2)
+    small_seats = sum(size for size in plan.sizes if size < 4)
+    target += _SMALL_WEIGHT * sum(sorted(small_count[i] for i in seated)[:small_seats])
+    groups = _partition(weight, slot_cost, plan.sizes, rng, effort, target)
 
     tables: list[Table[T]] = []
     for number, group in enumerate(groups, start=1):
@@ -258,10 +266,16 @@ def draw_rounds(
 
 
 def _partition(
-    weight: list[list[int]], slot_cost: list[list[int]], sizes: Sequence[int], rng: random.Random, effort: int
+    weight: list[list[int]],
+    slot_cost: list[list[int]],
+    sizes: Sequence[int],
+    rng: random.Random,
+    effort: int,
+    target: int = 0,
 ) -> list[list[int]]:
     """Split players ``0..m-1`` into tables of ``sizes`` minimising the sum of ``weight`` over
-    table-mates plus ``slot_cost[player][table]``: greedy start, then tabu search over swaps."""
+    table-mates plus ``slot_cost[player][table]``: greedy start, then tabu search over swaps, until
+    the cost is down to ``target`` (a lower bound) or the effort is spent."""
     m = len(weight)
     k = len(sizes)
     order = list(range(m))
@@ -288,7 +302,7 @@ def _partition(
 
     current = total()
     best_cost, best_table = current, table[:]
-    if current == 0 or k < 2:
+    if current <= target or k < 2:
         return [list(g) for g in members]
     tabu: dict[tuple[int, int], int] = {}
     iterations = max(50, effort * 4 // max(m, 1))
@@ -335,7 +349,7 @@ def _partition(
         current += move_delta
         if current < best_cost:
             best_cost, best_table, stale = current, table[:], 0
-            if current == 0:
+            if current <= target:
                 break
         else:
             stale += 1

@@ -117,7 +117,7 @@ def test_the_bracket_advances_and_the_standings_refresh_themselves(page: Any, li
     base = live_server.url
     page.goto(f"{base}/tournaments/{tournament.pk}/standings/")
     row = page.locator(f"tr[data-entry='{winner.pk}']")
-    assert row.locator("td").nth(5).inner_text() == "0"  # no win yet
+    assert row.locator("td.wins").inner_text() == "0"  # no win yet
     actor = Actor(owner)
     for index in range(4):
         match.refresh_from_db()
@@ -125,7 +125,7 @@ def test_the_bracket_advances_and_the_standings_refresh_themselves(page: Any, li
                     dealer=0 if index == 0 else None)
     # The standings page polls every 10 s: the winner's row changes without a reload.
     page.wait_for_function(
-        f"document.querySelector(\"tr[data-entry='{winner.pk}'] td:nth-child(6)\").innerText === '1'",
+        f"document.querySelector(\"tr[data-entry='{winner.pk}'] td.wins\").innerText === '1'",
         timeout=15_000)
     assert page.locator("tbody tr").first.get_attribute("data-entry") == str(winner.pk)
     page.goto(f"{base}/tournaments/{tournament.pk}/bracket/")

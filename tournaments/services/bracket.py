@@ -21,8 +21,12 @@ MIN_ENTRIES, MAX_ENTRIES = 2, 512
 
 def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "manual",
                      random_seed: int | None = None, third_place: bool = False,
-                     format: str = Stage.Format.SINGLE_ELIMINATION, grand_final: str = "single") -> Stage:
-    """Seed the active entries, build the elimination bracket, and set the tournament running."""
+                     format: str = Stage.Format.SINGLE_ELIMINATION, grand_final: str = "single",
+                     absent: str = "withdraw") -> Stage:
+    """Seed the active entries, build the elimination bracket, and set the tournament running.
+
+    Check-in: once any entry has checked in, entries that have not are ``absent``: withdrawn
+    before seeding (default), or kept in the bracket and given a forfeit loss in their first match."""
     require_organizer(actor, tournament)
     if seeding not in Stage.Seeding.values:
         raise ServiceError.one("seeding", _("Seeding is manual, rating or random."))
@@ -37,6 +41,16 @@ def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "ma
         if not tournament.is_partnership:
             raise ServiceError.one("variant", _("Elimination brackets are for the partnership variants."))
         entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("team", "player"))
+        if absent not in ("withdraw", "forfeit"):
+            raise ServiceError.one("absent", _("Absent entries are withdrawn or forfeit."))
+        missing = [e for e in entries if e.checked_in_at is None] if any(e.checked_in_at for e in entries) else []
+        if missing and absent == "withdraw":
+            Entry.objects.filter(pk__in=[e.pk for e in missing]).update(status=Entry.Status.WITHDRAWN, seed=None)
+            entries = [e for e in entries if e.checked_in_at is not None]
+            audit(actor=actor, action="entries.absent_withdrawn", tournament=tournament,
+                  target=f"tournament:{tournament.pk}", data={"entries": [e.name for e in missing]})
+        if tournament.options.get("hand_limit_tie") == "draw":
+            raise ServiceError.one("options.hand_limit_tie", _("An elimination cannot end a match in a draw."))
         order, random_seed = seeded_entries(entries, seeding, random_seed)
         stage = Stage.objects.create(tournament=tournament, number=(tournament.stages.count() + 1),
                                      name=_("Elimination"), status=Stage.Status.RUNNING, seeding=seeding,
@@ -45,6 +59,16 @@ def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "ma
         build_elimination(stage, order)
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status", "updated_at"])
+        if missing and absent == "forfeit":
+            absent_ids = {e.pk for e in missing}
+            for match in stage.matches.filter(status=Match.Status.READY).order_by("position"):
+                sides = [side for side in (0, 1) if match.entry_id(side) in absent_ids]
+                if len(sides) == 1:
+                    match_award(match_id=match.pk, winner_side=1 - sides[0], kind="forfeit", actor=actor,
+                                reason=_("Did not check in."))
+                elif len(sides) == 2:
+                    match_award(match_id=match.pk, winner_side=0, kind="forfeit", actor=actor,
+                                reason=_("Neither side checked in; the higher seed goes on."))
         audit(actor=actor, action="tournament.start", tournament=tournament, target=f"stage:{stage.pk}",
               data={"seeding": seeding, "random_seed": random_seed, "order": order, "third_place": third_place,
                     "format": format})
