@@ -1,7 +1,7 @@
 """Settling a hand of ``yongzhou-300`` (永州300分, each for themselves; RULES.md §6.4).
 
 >>> from scoring.rules import scoring_rules
->>> result = settle_yongzhou(scoring_rules("yongzhou-300"), YongzhouOutcome(points=(20, 130, 150)))
+>>> result = settle_yongzhou(scoring_rules("yongzhou-300", players=3), YongzhouOutcome(points=(20, 130, 150)))
 >>> result.net, result.next_dealer
 ((-80, 30, 50), 2)
 """

@@ -46,8 +46,7 @@ def add_service_errors(form: forms.Form, field_errors: Mapping[str, list[str]],
 class OptionsField(forms.CharField):
     """Rule options as a JSON object in a textarea."""
 
-    widget = forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "class": "mono",
-                                   "placeholder": '{"throw_penalties": true}'})
+    widget = forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "class": "mono"})
 
     def prepare_value(self, value: Any) -> Any:
         if isinstance(value, dict):

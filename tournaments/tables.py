@@ -180,13 +180,16 @@ def draw_round(
     previous: Sequence[TableRound[T]] = (),
     prefer: int | None = None,
     effort: int = 4000,
+    lookahead: int = 24,
 ) -> TableRound[T]:
     """Draw the next round for ``players`` (everyone taking part in it, in a stable order such as
     registration order), given the rounds drawn so far.
 
     Players in ``previous`` who are not in ``players`` (withdrawn) are ignored. ``effort`` bounds the
-    local search (the number of swaps tried per player is about ``effort / n``, at least 50 rounds of
-    search); the default keeps a draw of 200 players well under a second.
+    local search (about ``4·effort / n`` improving moves, at least 50); ``lookahead`` bounds how many
+    other draws without repeats are tried when the drawn one would leave no round without repeats
+    after it (``24·16 / n`` of them, at least 2). The defaults keep a draw well under a second for 5
+    to 200 players.
     """
     ids = list(players)
     if len(set(ids)) != len(ids):
@@ -236,11 +239,32 @@ def draw_round(
     # due to bid first spread evenly, the 3-table seats to those who sat at one least often.
     k = len(plan.sizes)
     n_due = sum(1 for i in seated if first_count[i] == due)
-    q, r = divmod(n_due, k)
-    target = _DUE_WEIGHT * (r * (q + 1) * q // 2 + (k - r) * q * (q - 1) // 2)
+    q, extra = divmod(n_due, k)
+    target = _DUE_WEIGHT * (extra * (q + 1) * q // 2 + (k - extra) * q * (q - 1) // 2)
     small_seats = sum(size for size in plan.sizes if size < 4)
     target += _SMALL_WEIGHT * sum(sorted(small_count[i] for i in seated)[:small_seats])
-    groups = _partition(weight, slot_cost, plan.sizes, rng, effort, target)
+    groups, _ = _partition(weight, slot_cost, plan.sizes, rng, effort, target)
+    # Look one round ahead: a round can be perfect and still leave no perfect round after it (16
+    # players: a third round shaped like the cyclic Latin square of order 4 has no orthogonal mate).
+    # While the next round would need repeats, try other draws of this one without repeats (and at its
+    # lower bound); keep the one leaving the best next round.
+    pair_only = [[_PAIR_WEIGHT * (w // _PAIR_WEIGHT) for w in row] for row in weight]
+    if lookahead > 0 and k > 1 and _pair_cost(pair_only, groups) == 0:
+        no_slots = [[0] * k for _ in range(m)]
+        ahead_effort = effort // 4
+        best_groups = groups
+        best_next = _next_round_cost(pair_only, groups, no_slots, plan.sizes, rng, ahead_effort)
+        attempts = max(2, lookahead * 16 // m) if best_next > 0 else 0  # fewer for big fields
+        for _ in range(attempts):
+            groups, _ = _partition(weight, slot_cost, plan.sizes, rng, effort, target)
+            if _pair_cost(pair_only, groups) > 0:
+                continue
+            ahead = _next_round_cost(pair_only, groups, no_slots, plan.sizes, rng, ahead_effort)
+            if ahead < best_next:
+                best_groups, best_next = groups, ahead
+                if ahead == 0:
+                    break
+        groups = best_groups
 
     tables: list[Table[T]] = []
     for number, group in enumerate(groups, start=1):
@@ -272,7 +296,7 @@ def _partition(
     rng: random.Random,
     effort: int,
     target: int = 0,
-) -> list[list[int]]:
+) -> tuple[list[list[int]], int]:
     """Split players ``0..m-1`` into tables of ``sizes`` minimising the sum of ``weight`` over
     table-mates plus ``slot_cost[player][table]``: greedy start, then tabu search over swaps, until
     the cost is down to ``target`` (a lower bound) or the effort is spent."""
@@ -303,7 +327,7 @@ def _partition(
     current = total()
     best_cost, best_table = current, table[:]
     if current <= target or k < 2:
-        return [list(g) for g in members]
+        return [list(g) for g in members], current
     tabu: dict[tuple[int, int], int] = {}
     iterations = max(50, effort * 4 // max(m, 1))
     stale = 0
@@ -373,7 +397,28 @@ def _partition(
     groups: list[list[int]] = [[] for _ in range(k)]
     for p in range(m):
         groups[best_table[p]].append(p)
-    return groups
+    return groups, best_cost
+
+
+def _pair_cost(weight: list[list[int]], groups: list[list[int]]) -> int:
+    return sum(weight[a][b] for g in groups for a, b in itertools.combinations(g, 2))
+
+
+def _next_round_cost(
+    pair_only: list[list[int]],
+    groups: list[list[int]],
+    no_slots: list[list[int]],
+    sizes: Sequence[int],
+    rng: random.Random,
+    effort: int,
+) -> int:
+    """The repeated-pair cost of the best next round found if ``groups`` is played now."""
+    weight = [row[:] for row in pair_only]
+    for g in groups:
+        for a, b in itertools.combinations(g, 2):
+            c = weight[a][b] // _PAIR_WEIGHT + 1
+            weight[a][b] = weight[b][a] = _PAIR_WEIGHT * c * c
+    return _partition(weight, no_slots, sizes, rng, effort // 2)[1]
 
 
 def _seat(

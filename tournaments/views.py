@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from config.i18n import core_lang
 from scoring.errors import ScoringInputError
@@ -77,11 +77,13 @@ def _remapped(exc: ServiceError, names: dict[str, str]) -> ServiceError:
 
 # --------------------------------------------------------------------------- public pages
 
+@require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = selectors.tournaments_visible(request.user)
     return render(request, "tournaments/tournament_list.html", {"tournaments": tournaments})
 
 
+@require_safe
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible_tournament(request, pk)
     entries = list(page_selectors.entries_of(tournament).filter(status=Entry.Status.ACTIVE))
@@ -95,6 +97,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
+@require_safe
 def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible_tournament(request, pk)
     stages = [{"stage": stage, "columns": page_selectors.bracket_columns(stage)}
@@ -111,6 +114,7 @@ def _stop_polling_when(request: HttpRequest, response: HttpResponse, done: bool)
     return response
 
 
+@require_safe
 def tournament_tables(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible_tournament(request, pk)
     template = "tournaments/_tables.html" if request.htmx else "tournaments/tables.html"
@@ -118,6 +122,7 @@ def tournament_tables(request: HttpRequest, pk: int) -> HttpResponse:
                                       **_roles(request, tournament)})
 
 
+@require_safe
 def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible_tournament(request, pk)
     rows = selectors.elimination_standings(tournament)
@@ -130,6 +135,7 @@ def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
     return _stop_polling_when(request, response, tournament.status == Tournament.Status.FINISHED)
 
 
+@require_safe
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_detail(pk)
     if match is None or not can_view(request.user, match.stage.tournament):
@@ -472,6 +478,12 @@ def _describe(match: Match, result: dict[str, Any], dealer: int) -> dict[str, An
 
 def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
     tournament = match.stage.tournament
+    seen = request.GET.get("seen", "")
+    if request.method == "GET" and request.htmx and seen.isdigit():
+        # The page asks every few seconds whether someone else changed the match meanwhile.
+        if int(seen) == match.version:
+            return HttpResponse(status=204)
+        return render(request, "tournaments/_score_changed.html", {"base_url": base_url})
     rules = _rules(tournament) if tournament.variant in PARTNERSHIP_VARIANTS else None
     form = _hand_form(match, rules)
     correction: CorrectionForm | None = None

@@ -337,6 +337,18 @@ def test_a_stale_version_says_someone_else_recorded_first(client: Client, runnin
     assert HandRecord.objects.filter(match=match).count() == 1
 
 
+def test_the_score_page_notices_when_someone_else_changed_the_match(client: Client, running: Tournament,
+                                                                    owner: Any) -> None:
+    match = first_match(running)
+    url = reverse("table-link", args=[match.scorer_token])
+    html = client.get(url).content.decode()
+    assert f'hx-get="{url}?seen={match.version}"' in html
+    assert client.get(f"{url}?seen={match.version}", headers={"HX-Request": "true"}).status_code == 204
+    hand_record(match_id=match.pk, outcome=SHUTOUT, version=match.version, actor=Actor(owner), dealer=0)
+    changed = client.get(f"{url}?seen={match.version}", headers={"HX-Request": "true"})
+    assert changed.status_code == 200 and "Someone else changed this match meanwhile." in changed.content.decode()
+
+
 def test_the_preview_shows_the_result_without_saving(client: Client, running: Tournament, owner: Any) -> None:
     match = first_match(running)
     url = reverse("match-score", args=[match.pk])
@@ -506,3 +518,43 @@ def test_manage_adds_teams_seeds_staff_starts_and_awards(client: Client, owner: 
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.winner_side == 1
     assert Entry.objects.filter(tournament=tournament).count() == 3
+
+
+def test_a_match_waiting_for_its_entries_shows_but_cannot_be_scored(client: Client, running: Tournament,
+                                                                     owner: Any) -> None:
+    final = final_of(running)
+    assert final.status == Match.Status.PENDING
+    html = client.get(reverse("match-detail", args=[final.pk])).content.decode()
+    assert "waiting for entries" in html
+    html = login(client, owner).get(reverse("match-score", args=[final.pk])).content.decode()
+    assert "This match cannot be scored now" in html and 'id="hand-form"' not in html
+
+
+def test_chaodi_at_level_a_asks_whether_the_dealer_side_played_an_a(client: Client, owner: Any) -> None:
+    """Chaodi passes A only with an A in the first and last tricks: the form asks, at level A only."""
+    actor = Actor(owner)
+    tournament = tournament_create(owner=owner, name="炒地皮杯 Chaodi Cup", variant="chaodi")
+    for i in (1, 2):
+        team = team_create(name=f"C{i}", player1=player_create(name=f"甲{i}", actor=actor),
+                           player2=player_create(name=f"乙{i}", actor=actor), actor=actor)
+        entry_add(tournament=tournament, team=team, seed=i, actor=actor)
+    tournament_start(tournament=tournament, actor=actor)
+    match = first_match(tournament)
+    url = reverse("match-score", args=[match.pk])
+    login(client, owner)
+    assert 'name="a_first_trick"' not in client.get(url).content.decode()
+    for index in range(4):  # 3 → 6 → 9 → Q → A (A must be defended)
+        match.refresh_from_db()
+        hand_record(match_id=match.pk, outcome=SHUTOUT, version=match.version, actor=actor,
+                    dealer=0 if index == 0 else None)
+    match.refresh_from_db()
+    assert match.state["levels"][0] == "A" and match.status == Match.Status.PLAYING
+    html = client.get(url).content.decode()
+    assert 'name="a_first_trick"' in html and 'name="a_last_trick"' in html
+    missing = client.post(url, hand_post(match.version, dealer=None)).content.decode()
+    assert 'id="field-a_first_trick"' in missing and "has-error" in missing
+    response = client.post(url, hand_post(match.version, dealer=None, a_first_trick="yes", a_last_trick="yes"))
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.winner_side == 0
+    assert HandRecord.objects.filter(match=match).last().outcome["a_first_trick"] is True
