@@ -22,11 +22,11 @@ def check_broker() -> dict[str, object]:
     url = settings.CELERY_BROKER_URL
     if not url:
         return {"ok": True, "mode": "in-process", "detail": "No broker configured: tasks run in-process."}
-    from config.celery_app import app
+    from kombu import Connection
 
     started = time.perf_counter()
     try:
-        with app.connection_for_write() as conn:
+        with Connection(url, connect_timeout=3, transport_options={"socket_timeout": 3}) as conn:
             conn.ensure_connection(max_retries=1, timeout=3)
     except Exception as exc:
         return {"ok": False, "mode": "broker", "error": f"{type(exc).__name__}: {exc}"[:300]}

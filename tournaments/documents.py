@@ -34,9 +34,26 @@ from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from scoring.rules import PartnershipRules, RedFiveRules, ScoringRules, YongzhouRules, scoring_rules, split_options
+from scoring.rules import (
+    PartnershipRules,
+    RedFiveRules,
+    ScoringRules,
+    YongzhouRules,
+    scoring_rules,
+    split_options,
+)
 from tournaments import selectors
-from tournaments.models import PARTNERSHIP_VARIANTS, Entry, HandRecord, Match, PrintJob, Round, Stage, Tournament, Variant
+from tournaments.models import (
+    PARTNERSHIP_VARIANTS,
+    Entry,
+    HandRecord,
+    Match,
+    PrintJob,
+    Round,
+    Stage,
+    Tournament,
+    Variant,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +62,8 @@ CHUNK = 16
 """Units rendered per WeasyPrint run in a bulk job: progress is reported after each chunk."""
 ON_DEMAND_MAX_UNITS = 8
 """Above this many units (tables, cards) a PDF is made by a bulk job rather than in the request."""
+GRID_WIDTH_MM = 192.0
+"""The score sheet's hands table on A4 with 9 mm margins."""
 TRUMP_LABELS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "": "NT"}
 
 
@@ -129,7 +148,8 @@ class Column:
     label: str
     group: str = ""
     numeric: bool = True
-    width: str = ""
+    weight: float = 1.0
+    """Relative width on a score sheet."""
 
 
 def header_rows(columns: Sequence[Column]) -> tuple[list[dict[str, Any]], list[Column]]:
@@ -333,6 +353,40 @@ class Sheet:
     qr: str = ""
     signatures: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    blank_rows: int = 0
+    """Rows for hands still to play, drawn as one ruled image (a table cell each is slow to lay out)."""
+    row_mm: float = 7.2
+
+    @property
+    def widths(self) -> list[float]:
+        """Column widths in per cent of the table."""
+        total = sum(c.weight for c in self.columns)
+        return [round(100 * c.weight / total, 3) for c in self.columns]
+
+    @property
+    def grid_height(self) -> float:
+        return round(self.blank_rows * self.row_mm, 2)
+
+    @property
+    def grid(self) -> str:
+        """The blank rows as an SVG data URI: ruled lines at the column edges and the hand numbers."""
+        width, height, row = GRID_WIDTH_MM, self.grid_height, self.row_mm
+        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+                 f'width="{width}mm" height="{height}mm" preserveAspectRatio="none">'
+                 '<g stroke="#000" stroke-width="0.21">']
+        x = 0.0
+        for percent in self.widths[:-1]:
+            x += width * percent / 100
+            parts.append(f'<line x1="{x:.2f}" y1="0" x2="{x:.2f}" y2="{height}"/>')
+        for index in range(1, self.blank_rows):
+            parts.append(f'<line x1="0" y1="{index * row:.2f}" x2="{width}" y2="{index * row:.2f}"/>')
+        parts.append('</g><g font-size="3.4" text-anchor="middle" font-family="Noto Sans CJK SC, DejaVu Sans, sans-serif">')
+        first = len(self.rows) + 1
+        centre = width * self.widths[0] / 200
+        for index in range(self.blank_rows):
+            parts.append(f'<text x="{centre:.2f}" y="{index * row + row / 2 + 1.2:.2f}">{first + index}</text>')
+        parts.append("</g></svg>")
+        return "data:image/svg+xml;base64," + base64.b64encode("".join(parts).encode()).decode("ascii")
 
     @property
     def variant_label(self) -> str:
@@ -356,7 +410,7 @@ def seats_of(match: Match, players: int) -> list[dict[str, Any]]:
 
 def sheet_columns(rules: ScoringRules, seat_labels: Sequence[str], side_labels: Sequence[str]) -> list[Column]:
     """What the scorer fills per hand for this variant (RULES.md §7), then the results after the hand."""
-    cols = [Column("number", "#")]
+    cols = [Column("number", "#", weight=0.55)]
     if isinstance(rules, PartnershipRules):
         cols += [Column("dealer", _("Dealer seat")), Column("trump", _("Trump"), numeric=False),
                  Column("attackers_points", _("Attackers' points")), Column("kitty_points", _("Kitty points")),
@@ -372,13 +426,13 @@ def sheet_columns(rules: ScoringRules, seat_labels: Sequence[str], side_labels: 
         cols += [Column("dealer", _("Dealer seat")), Column("bid", _("Bid")), Column("trump", _("Trump"), numeric=False),
                  Column("dealer_points", _("Dealer's points")), Column("kitty_points", _("Kitty points")),
                  Column("dealer_last", _("Dealer won last trick"), numeric=False),
-                 Column("red_fives", _("Red fives (by → from)"), numeric=False, width="wide")]
+                 Column("red_fives", _("Red fives (by → from)"), numeric=False, weight=2.2)]
         cols += [Column(f"gp_{seat}", label, group=_("Game points")) for seat, label in enumerate(seat_labels)]
     elif isinstance(rules, YongzhouRules):
         cols += [Column(f"points_{seat}", label, group=_("Points (sum 300)")) for seat, label in enumerate(seat_labels)]
         cols.append(Column("declarer", _("Declarer")))
         cols += [Column(f"net_{seat}", label, group=_("Net")) for seat, label in enumerate(seat_labels)]
-    cols.append(Column("initials", _("Initials"), numeric=False, width="wide"))
+    cols.append(Column("initials", _("Initials"), numeric=False, weight=1.6))
     return cols
 
 
@@ -412,12 +466,9 @@ def hand_values(hand: HandRecord, rules: ScoringRules) -> dict[str, Any]:
     return values
 
 
-def sheet_rows(columns: Sequence[Column], hands: Iterable[HandRecord], rules: ScoringRules,
-               count: int) -> list[list[Any]]:
-    rows = [[values.get(c.key, "") for c in columns] for values in (hand_values(h, rules) for h in hands)]
-    for number in range(len(rows) + 1, max(count, len(rows)) + 1):
-        rows.append([number if c.key == "number" else "" for c in columns])
-    return rows
+def sheet_rows(columns: Sequence[Column], hands: Iterable[HandRecord], rules: ScoringRules) -> list[list[Any]]:
+    """The recorded hands, one row of figures each."""
+    return [[values.get(c.key, "") for c in columns] for values in (hand_values(h, rules) for h in hands)]
 
 
 def hand_rows_for(rules: ScoringRules, stage: Stage | None) -> int:
@@ -446,9 +497,10 @@ def sheet_for(match: Match, rules: ScoringRules, base_url: str) -> Sheet:
     seat_labels = [f"{s['number']} {s['name']}" for s in seats]
     columns = sheet_columns(rules, seat_labels, side_labels)
     link = base_url + table_link_path(match.scorer_token)
+    rows = sheet_rows(columns, match.hands.all(), rules)
     return Sheet(variant=rules.variant, rules=rules, columns=columns,
-                 rows=sheet_rows(columns, match.hands.all(), rules, hand_rows_for(rules, match.stage)),
-                 seats=seats, sides=sides, match=match, round_name=selectors.round_label(match.round.name)
+                 rows=rows,
+                 blank_rows=max(hand_rows_for(rules, match.stage) - len(rows), 2), seats=seats, sides=sides, match=match, round_name=selectors.round_label(match.round.name)
                  if match.round.name else str(match.round), table=match.table, link=link, qr=qr_data_uri(link),
                  signatures=[*signatures, _("Umpire")], notes=sheet_notes(rules, match))
 
@@ -463,7 +515,7 @@ def blank_sheet(rules: ScoringRules, stage: Stage | None = None) -> Sheet:
     columns = sheet_columns(rules, seat_labels, side_labels)
     signatures = side_labels or [_("Seat %(n)s") % {"n": s} for s in range(rules.players)]
     return Sheet(variant=rules.variant, rules=rules, columns=columns,
-                 rows=sheet_rows(columns, [], rules, hand_rows_for(rules, stage)), seats=seats, sides=sides,
+                 rows=[], blank_rows=hand_rows_for(rules, stage), seats=seats, sides=sides,
                  signatures=[*signatures, _("Umpire")], notes=sheet_notes(rules, None))
 
 

@@ -16,7 +16,6 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 
-
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -380,6 +379,9 @@ class Adjustment(TimeStamped):
             models.CheckConstraint(condition=~Q(kind__in=["forfeit", "awarded"]) | Q(match__isnull=False),
                                    name="adjustment_result_needs_match"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.reason}"
 
 
 class AuditEntry(models.Model):

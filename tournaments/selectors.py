@@ -88,7 +88,6 @@ def elimination_standings(tournament: Tournament) -> list[StandingRow]:
     rows = {e.pk: StandingRow(entry=e) for e in entries}
     matches = list(Match.objects.filter(stage__tournament=tournament).select_related("round")
                    .order_by("round__number", "position"))
-    final_round = max((m.round.number for m in matches), default=0)
     for m in matches:
         for side, entry_id in ((0, m.entry0_id), (1, m.entry1_id)):
             row = rows.get(entry_id) if entry_id else None

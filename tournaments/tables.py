@@ -180,7 +180,7 @@ def draw_round(
     previous: Sequence[TableRound[T]] = (),
     prefer: int | None = None,
     effort: int = 4000,
-    lookahead: int = 24,
+    lookahead: int = 32,
 ) -> TableRound[T]:
     """Draw the next round for ``players`` (everyone taking part in it, in a stable order such as
     registration order), given the rounds drawn so far.
@@ -188,7 +188,7 @@ def draw_round(
     Players in ``previous`` who are not in ``players`` (withdrawn) are ignored. ``effort`` bounds the
     local search (about ``4·effort / n`` improving moves, at least 50); ``lookahead`` bounds how many
     other draws without repeats are tried when the drawn one would leave no round without repeats
-    after it (``24·16 / n`` of them, at least 2). The defaults keep a draw well under a second for 5
+    after it (``32·16 / n`` of them, at least 2). The defaults keep a draw well under a second for 5
     to 200 players.
     """
     ids = list(players)
@@ -246,23 +246,31 @@ def draw_round(
     groups, _ = _partition(weight, slot_cost, plan.sizes, rng, effort, target)
     # Look one round ahead: a round can be perfect and still leave no perfect round after it (16
     # players: a third round shaped like the cyclic Latin square of order 4 has no orthogonal mate).
-    # While the next round would need repeats, try other draws of this one without repeats (and at its
-    # lower bound); keep the one leaving the best next round.
+    # While the next round would need repeats, try other draws of this one without repeats — every
+    # other one ignoring the lesser costs, which narrow the choice — and keep the one leaving the
+    # best next round (then the cheapest).
     pair_only = [[_PAIR_WEIGHT * (w // _PAIR_WEIGHT) for w in row] for row in weight]
     if lookahead > 0 and k > 1 and _pair_cost(pair_only, groups) == 0:
         no_slots = [[0] * k for _ in range(m)]
-        ahead_effort = effort // 4
+        quick = max(effort // 8, 1)
+
+        def full_cost(gs: list[list[int]]) -> int:
+            return _pair_cost(weight, gs) + sum(slot_cost[a][t] for t, g in enumerate(gs) for a in g)
+
         best_groups = groups
-        best_next = _next_round_cost(pair_only, groups, no_slots, plan.sizes, rng, ahead_effort)
-        attempts = max(2, lookahead * 16 // m) if best_next > 0 else 0  # fewer for big fields
-        for _ in range(attempts):
-            groups, _ = _partition(weight, slot_cost, plan.sizes, rng, effort, target)
+        best_key = (_next_round_cost(pair_only, groups, no_slots, plan.sizes, rng, quick), full_cost(groups))
+        attempts = max(2, lookahead * 16 // m) if best_key[0] > 0 else 0  # fewer for big fields
+        for attempt in range(attempts):
+            if attempt % 2:
+                groups, _ = _partition(pair_only, slot_cost, plan.sizes, rng, quick)
+            else:
+                groups, _ = _partition(weight, slot_cost, plan.sizes, rng, quick, target)
             if _pair_cost(pair_only, groups) > 0:
                 continue
-            ahead = _next_round_cost(pair_only, groups, no_slots, plan.sizes, rng, ahead_effort)
-            if ahead < best_next:
-                best_groups, best_next = groups, ahead
-                if ahead == 0:
+            key = (_next_round_cost(pair_only, groups, no_slots, plan.sizes, rng, quick), full_cost(groups))
+            if key < best_key:
+                best_groups, best_key = groups, key
+                if key[0] == 0 and key[1] <= target:
                     break
         groups = best_groups
 
@@ -418,7 +426,7 @@ def _next_round_cost(
         for a, b in itertools.combinations(g, 2):
             c = weight[a][b] // _PAIR_WEIGHT + 1
             weight[a][b] = weight[b][a] = _PAIR_WEIGHT * c * c
-    return _partition(weight, no_slots, sizes, rng, effort // 2)[1]
+    return _partition(weight, no_slots, sizes, rng, effort)[1]
 
 
 def _seat(

@@ -12,3 +12,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 LOGGING = {"version": 1, "disable_existing_loggers": False, "root": {"level": "WARNING"}}
+
+# Tests run tasks in-process even when a broker is configured; tests marked ``worker`` switch to a
+# real worker on the broker (tests/conftest.py).
+CELERY_TASK_ALWAYS_EAGER = True

@@ -8,7 +8,14 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.tournaments.factories import SHUTOUT, TAKEOVER, TeamFactory, UserFactory, make_tournament, win_match
+from tests.tournaments.factories import (
+    SHUTOUT,
+    TAKEOVER,
+    TeamFactory,
+    UserFactory,
+    make_tournament,
+    win_match,
+)
 from tournaments.models import HandRecord, Match, Tournament
 from tournaments.services import Actor
 from tournaments.services.setup import staff_add

@@ -446,14 +446,16 @@ def test_a_correction_that_would_change_a_played_on_result_is_refused_unless_for
     assert winner.pk not in (final.entry0_id, final.entry1_id) and final.hands_played == 0
 
 
-def test_a_finished_tournament_shows_the_services_refusal_to_correct(client: Client, finished: Tournament,
-                                                                      owner: Any) -> None:
-    """Documents the current service rule: once the tournament is finished, hands cannot be corrected."""
+def test_a_finished_tournament_can_still_be_corrected_and_runs_again(client: Client, finished: Tournament,
+                                                                     owner: Any) -> None:
+    """Corrections stay possible after the last match; a changed result reopens the tournament."""
     semi = Match.objects.get(stage__tournament=finished, key="R1-M1")
     data = {"action": "correct", "c-number": 4, "c-version": semi.version, "c-trump": "S", "c-attackers_points": 120,
-            "c-kitty_points": 0, "c-last_trick_winner": "dealer", "c-last_trick_largest": 1}
-    html = login(client, owner).post(reverse("match-score", args=[semi.pk]), data).content.decode()
-    assert "The tournament is not running." in html
+            "c-kitty_points": 0, "c-last_trick_winner": "dealer", "c-last_trick_largest": 1, "c-force": "on"}
+    html = login(client, owner).post(reverse("match-score", args=[semi.pk]), data, follow=True).content.decode()
+    assert "The tournament is not running." not in html
+    finished.refresh_from_db()
+    assert finished.status == Tournament.Status.RUNNING
 
 
 # --------------------------------------------------------------------------- organizer pages

@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import brackets

@@ -19,7 +19,6 @@ from config.i18n import core_lang
 from scoring.api import score_hand_request
 from scoring.errors import ScoringInputError
 from scoring.rules import SCORING_OPTIONS, split_options
-from tournaments.services.common import Actor, audit
 from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
 from tournaments.models import (
     PARTNERSHIP_VARIANTS,
@@ -27,6 +26,7 @@ from tournaments.models import (
     Match,
     Tournament,
 )
+from tournaments.services.common import Actor, audit
 
 FIRST_LEVEL = {"tractor": "2", "chaodi": "3"}
 SUITS = ("S", "H", "C", "D")
@@ -188,10 +188,13 @@ def _check_version(match: Match, version: Any) -> None:
         raise StaleVersion(match_snapshot(match))
 
 
-def _check_playable(match: Match) -> None:
+def _check_playable(match: Match, *, correcting: bool = False) -> None:
+    """A match takes hands while its tournament runs; corrections are also allowed once it finished
+    (the tournament runs again if a result changes)."""
     if match.status in (Match.Status.PENDING, Match.Status.BYE) or match.entry0_id is None or match.entry1_id is None:
         raise ServiceError.one("match", _("This match is not ready: it does not have two entries yet."))
-    if match.stage.tournament.status != Tournament.Status.RUNNING:
+    allowed = {Tournament.Status.RUNNING, Tournament.Status.FINISHED} if correcting else {Tournament.Status.RUNNING}
+    if match.stage.tournament.status not in allowed:
         raise ServiceError.one("match", _("The tournament is not running."))
 
 
@@ -367,7 +370,7 @@ def hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], vers
     with transaction.atomic():
         match = _lock(match_id)
         _check_version(match, version)
-        _check_playable(match)
+        _check_playable(match, correcting=True)
         hands = list(match.hands.order_by("number"))
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
             raise ServiceError.one("number", _("There is no hand %(n)s in this match.") % {"n": number})
@@ -401,7 +404,7 @@ def hand_undo(*, match_id: int, version: Any, actor: Actor, force: bool = False)
     with transaction.atomic():
         match = _lock(match_id)
         _check_version(match, version)
-        _check_playable(match)
+        _check_playable(match, correcting=True)
         hands = list(match.hands.order_by("number"))
         if not hands:
             raise ServiceError.one("match", _("There is no hand to undo."))

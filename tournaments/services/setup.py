@@ -121,6 +121,14 @@ def tournament_set_status(*, tournament: Tournament, status: str, actor: Actor) 
         if status not in STATUS_FLOW.get(tournament.status, set()):
             raise ServiceError.one("status", _("A tournament cannot go from %(a)s to %(b)s here.")
                                    % {"a": tournament.status, "b": status})
+        if status == Tournament.Status.FINISHED:
+            from tournaments.models import Match
+
+            open_matches = Match.objects.filter(stage__tournament=tournament).exclude(
+                status__in=[Match.Status.FINISHED, Match.Status.VOID]).count()
+            if open_matches:
+                raise ServiceError.one("status", _("%(n)s match(es) are not finished: finish or award them first.")
+                                       % {"n": open_matches})
         old = tournament.status
         tournament.status = status
         tournament.save(update_fields=["status", "updated_at"])

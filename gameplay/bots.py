@@ -1,0 +1,420 @@
+"""Bots that play whole hands. A bot sees only its :class:`~gameplay.hand.Observation` and the legal
+actions it is offered; it never touches the :class:`~gameplay.hand.Hand`.
+
+- ``random``: uniform over the legal actions (follows sampled without listing them all).
+- ``heuristic``: declares and bids from hand strength, buries toward voids without points, counts
+  cards (what is unseen: not played, not in its own hand or kitty), leads sure winners and throws
+  only when no unseen card can beat any part, protects its side's points, feeds points to a partner
+  who is sure to win, and as dealer side with a trump majority pulls trumps first (seed 001 tips).
+
+>>> sorted(BOTS)
+['heuristic', 'random']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from gameplay.cards import BJ, LJ, NCODES, SUITS, code_rank, code_suit, deck_codes, make_code, to_counts
+from gameplay.combos import Combo, decompose_suit, highest_tractor_top
+from gameplay.hand import LegalPlays, Observation
+from gameplay.order import TRUMP, Context
+from gameplay.rulesets import ruleset
+from gameplay.tricks import PlayKey, play_key
+
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]
+
+Cards = tuple[int, ...]
+
+
+class Bot(Protocol):
+    """What the runner asks a bot. ``uses_observation`` False lets the runner skip building an
+    observation for ``play`` (the random bot), which then receives None."""
+
+    name: str
+    uses_observation: bool
+
+    def declare(self, obs: Observation, options: Sequence[Cards]) -> Cards | None: ...
+
+    def overturn(self, obs: Observation, options: Sequence[Cards]) -> Cards | None: ...
+
+    def bid(self, obs: Observation, options: Sequence[int]) -> int | None: ...
+
+    def name_trump(self, obs: Observation) -> str: ...
+
+    def bury(self, obs: Observation, size: int) -> list[int]: ...
+
+    def play(self, obs: Observation | None, legal: LegalPlays) -> Sequence[int]: ...
+
+
+class RandomBot:
+    """Uniform over the legal actions (declining counts as one action)."""
+
+    name = "random"
+    uses_observation = False
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def declare(self, obs: Observation, options: Sequence[Cards]) -> Cards | None:
+        k = self.rng.randrange(len(options) + 1)
+        return options[k] if k < len(options) else None
+
+    overturn = declare
+
+    def bid(self, obs: Observation, options: Sequence[int]) -> int | None:
+        k = self.rng.randrange(len(options) + 1)
+        return options[k] if k < len(options) else None
+
+    def name_trump(self, obs: Observation) -> str:
+        return self.rng.choice(SUITS)
+
+    def bury(self, obs: Observation, size: int) -> list[int]:
+        cards = [c for c in range(NCODES) for _ in range(obs.hand[c])]
+        return self.rng.sample(cards, size)
+
+    def play(self, obs: Observation | None, legal: LegalPlays) -> Sequence[int]:
+        return legal.sample(self.rng)
+
+
+_FULL: dict[tuple[str, int, int], tuple[int, ...]] = {}
+
+
+def _full_counts(obs: Observation) -> tuple[int, ...]:
+    key = (obs.variant, obs.players, obs.decks)
+    full = _FULL.get(key)
+    if full is None:
+        rs = ruleset(obs.variant, decks=key[2], players=obs.players if obs.variant == "yongzhou-300" else None)
+        full = tuple(to_counts(deck_codes(rs.decks, rs.removed_ranks)))
+        _FULL[key] = full
+    return full
+
+
+class HeuristicBot:
+    """A card-counting rule-of-thumb player (see the module docstring)."""
+
+    name = "heuristic"
+    uses_observation = True
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self._full: tuple[int, ...] | None = None
+
+    # ------------------------------------------------------------ hand strength
+
+    @staticmethod
+    def _suit_strength(hand: Sequence[int], suit: int, level: int | None) -> float:
+        """How good ``suit`` would be as trump: its cards, its pairs, its high cards."""
+        score = 0.0
+        for r in range(2, 15):
+            c = make_code(suit, r)
+            k = hand[c]
+            if not k or r == level:
+                continue
+            score += k + (0.5 if k >= 2 else 0) + (0.5 * k if r >= 13 else 0)
+        return score
+
+    def _level(self, obs: Observation) -> int | None:
+        if obs.variant == "yongzhou-300":
+            return 10
+        if obs.level is None:
+            return None
+        return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(obs.level) or int(obs.level)
+
+    def _want(self, obs: Observation, options: Sequence[Cards], *, overturn: bool) -> Cards | None:
+        hand = obs.hand
+        held = sum(hand)
+        level = self._level(obs)
+        cur = obs.declaration
+        me_team = obs.team(obs.seat)
+        best: tuple[float, Cards] | None = None
+        for opt in options:
+            suits = {code_suit(c) for c in opt if c < 52}
+            if not suits:  # joker pair: no trump — only against an opponent's good suit and with a weak hand
+                if cur is None or obs.team(cur.seat) == me_team or cur.suit is None:
+                    continue
+                mine = self._suit_strength(hand, SUITS.index(cur.suit), level)
+                if mine > 0.2 * held:
+                    continue
+                score = 0.15 * held - mine
+            else:
+                s = suits.pop()
+                score = self._suit_strength(hand, s, level) + 1.5 * (hand[LJ] + hand[BJ])
+                if cur is not None and cur.suit is not None:
+                    if cur.seat == obs.seat or obs.team(cur.seat) == me_team:
+                        if SUITS[s] == cur.suit:
+                            score += 2  # reinforce our own suit
+                        else:
+                            score -= self._suit_strength(hand, SUITS.index(cur.suit), level) + 1
+                    else:
+                        score -= 0.8 * self._suit_strength(hand, SUITS.index(cur.suit), level)
+                if obs.variant in ("tractor", "chaodi"):
+                    score -= 0.3 * max(0, 12 - held)  # early: wait a little for better information
+            if best is None or score > best[0]:
+                best = (score, opt)
+        if best is None:
+            return None
+        threshold = (0.28 * held if not overturn else 3.0) if obs.phase == "deal" else 0.2 * held
+        if cur is not None and cur.seat != obs.seat and obs.team(cur.seat) != me_team:
+            threshold = min(threshold, 0.25 * held)
+        if obs.phase != "deal" and cur is None:
+            threshold = 0.0  # last chance: something beats nothing
+        return best[1] if best[0] >= threshold else None
+
+    def declare(self, obs: Observation, options: Sequence[Cards]) -> Cards | None:
+        return self._want(obs, options, overturn=False)
+
+    def overturn(self, obs: Observation, options: Sequence[Cards]) -> Cards | None:
+        cur = obs.declaration
+        if cur is not None and obs.team(cur.seat) == obs.team(obs.seat) and cur.suit is not None:
+            return None
+        return self._want(obs, options, overturn=True)
+
+    def _best_suit(self, hand: Sequence[int], level: int | None) -> tuple[float, str]:
+        return max((self._suit_strength(hand, SUITS.index(s), level), s) for s in SUITS)
+
+    def bid(self, obs: Observation, options: Sequence[int]) -> int | None:
+        hand = obs.hand
+        strength, suit = self._best_suit(hand, None)
+        h5 = hand[make_code(2, 5)]
+        trumps = hand[LJ] + hand[BJ] + h5 + sum(hand[make_code(s, 2)] for s in range(4)) + sum(
+            hand[make_code(s, 3)] for s in range(4)) * 0.5
+        aces = sum(hand[make_code(s, 14)] for s in range(4))
+        held = sum(hand)
+        scale = 25 / held
+        est = (strength * 5 + trumps * 8 + h5 * 10 + aces * 4) * scale
+        limit = 30 + est
+        ok = [b for b in options if b <= limit]
+        return ok[0] if ok else None
+
+    def name_trump(self, obs: Observation) -> str:
+        return self._best_suit(obs.hand, None)[1]
+
+    # ------------------------------------------------------------ burying
+
+    def bury(self, obs: Observation, size: int) -> list[int]:
+        ctx = obs.ctx
+        assert ctx is not None
+        hand = list(obs.hand)
+        es, st, pts = ctx.esuit, ctx.tier, ctx.points
+        suit_len = [0] * 5
+        for c in range(NCODES):
+            if hand[c]:
+                suit_len[es[c]] += hand[c]
+        out: list[int] = []
+        for _ in range(size):
+            best, best_cost = -1, 1e9
+            for c in range(NCODES):
+                k = hand[c]
+                if not k:
+                    continue
+                s = es[c]
+                cost = st[c] * 1.0 + pts[c] * 3 + (60 if s == TRUMP else 0) + (8 if k >= 2 else 0)
+                cost += suit_len[s] * 1.5 if s != TRUMP else 0
+                if code_rank(c) == 14 and s != TRUMP:
+                    cost += 15
+                if cost < best_cost:
+                    best, best_cost = c, cost
+            hand[best] -= 1
+            suit_len[es[best]] -= 1
+            out.append(best)
+        return out
+
+    # ------------------------------------------------------------ playing
+
+    def _unseen(self, obs: Observation) -> list[int]:
+        full = _full_counts(obs)
+        hand, played, kitty = obs.hand, obs.played, obs.kitty
+        un = [full[c] - played[c] - hand[c] for c in range(NCODES)]
+        if kitty:
+            for c in kitty:
+                un[c] -= 1
+        for _, cards in obs.trick:
+            for c in cards:
+                un[c] -= 1
+        return un
+
+    def play(self, obs: Observation | None, legal: LegalPlays) -> Sequence[int]:
+        assert obs is not None
+        ctx = obs.ctx
+        assert ctx is not None
+        unseen = self._unseen(obs)
+        if legal.is_lead:
+            return self._lead(obs, ctx, legal, unseen)
+        return self._follow(obs, ctx, legal, unseen)
+
+    @staticmethod
+    def _max_unseen(ctx: Context, unseen: Sequence[int], suit: int, width: int) -> int:
+        st = ctx.strength
+        best = -1
+        for c in ctx.suit_codes[suit]:
+            if unseen[c] >= width and st[c] > best:
+                best = st[c]
+        return best
+
+    def _opponents_may_ruff(self, obs: Observation, ctx: Context, suit: int, unseen: Sequence[int]) -> bool:
+        if suit == TRUMP:
+            return False
+        if not any(unseen[c] for c in ctx.suit_codes[TRUMP]):
+            return False
+        me = obs.team(obs.seat)
+        return any(suit in v for s, v in enumerate(obs.voids) if obs.team(s) != me)
+
+    def _safe(self, ctx: Context, comp_top: int, width: int, length: int, suit: int, unseen: Sequence[int]) -> bool:
+        if length >= 2:
+            nodes = [c for c in ctx.suit_codes[suit] if unseen[c] >= width]
+            top = highest_tractor_top(ctx, nodes, length)
+            return top is None or top <= comp_top
+        return self._max_unseen(ctx, unseen, suit, width) <= comp_top
+
+    def _lead(self, obs: Observation, ctx: Context, legal: LegalPlays, unseen: list[int]) -> Sequence[int]:
+        hand = obs.hand
+        es, st, pts = ctx.esuit, ctx.strength, ctx.points
+        me = obs.team(obs.seat)
+        by_suit: dict[int, dict[int, int]] = {}
+        for c in range(NCODES):
+            if hand[c]:
+                by_suit.setdefault(es[c], {})[c] = hand[c]
+        dealer_side = obs.dealer is not None and obs.team(obs.dealer) == me
+        # seed 001: the dealer side with a trump majority pulls trumps first
+        my_trumps = sum(by_suit.get(TRUMP, {}).values())
+        unseen_trumps = sum(unseen[c] for c in ctx.suit_codes[TRUMP])
+        best: tuple[float, Sequence[int]] | None = None
+        for s, cards in by_suit.items():
+            comps = decompose_suit(ctx, cards, s)
+            safe = [c for c in comps if self._safe(ctx, c.top, c.width, c.length, s, unseen)]
+            ruff_risk = self._opponents_may_ruff(obs, ctx, s, unseen)
+            if ctx.rules.throw_allowed and len(safe) >= 2 and not ruff_risk:
+                codes = tuple(x for c in safe for x in c.codes)
+                score = 100 + len(codes) * 3 + sum(pts[x] for x in codes)
+                if best is None or score > best[0]:
+                    best = (score, codes)
+            for c in safe:
+                if ruff_risk:
+                    continue
+                score = 50 + c.size * 6 + sum(pts[x] for x in c.codes) * 0.3
+                if s == TRUMP:
+                    score -= 20
+                    if dealer_side and my_trumps > unseen_trumps * 0.6 and unseen_trumps:
+                        score += 35
+                if best is None or score > best[0]:
+                    best = (score, c.codes)
+            if s == TRUMP and dealer_side and my_trumps >= unseen_trumps and unseen_trumps and comps:
+                pairs = [c for c in comps if c.width >= 2]
+                if pairs:
+                    low = min(pairs, key=lambda c: c.top)
+                    score = 45 + low.size
+                    if best is None or score > best[0]:
+                        best = (score, low.codes)
+        if best is not None:
+            return best[1]
+        # No sure winner: lead low, toward a partner's void, from a short side suit, without points.
+        partner_void = {s for seat, v in enumerate(obs.voids) if seat != obs.seat and obs.team(seat) == me for s in v}
+        opp_void = {s for seat, v in enumerate(obs.voids) if obs.team(seat) != me for s in v}
+        pick: tuple[float, int] | None = None
+        for s, cards in by_suit.items():
+            n = sum(cards.values())
+            for c, k in cards.items():
+                cost = (st[c] % 32) * 1.0 + pts[c] * 4 + (40 if s == TRUMP else 0) + n * 1.0 + (6 if k >= 2 else 0)
+                if s in partner_void and s not in opp_void and s != TRUMP:
+                    cost -= 25
+                if pick is None or cost < pick[0]:
+                    pick = (cost, c)
+        assert pick is not None
+        single = (pick[1],)
+        return single if legal.is_legal(single) else next(legal.leads())
+
+    def _follow(self, obs: Observation, ctx: Context, legal: LegalPlays, unseen: list[int]) -> Sequence[int]:
+        lead = obs.lead
+        assert lead is not None
+        pts, st = ctx.points, ctx.strength
+        me = obs.team(obs.seat)
+        trick = obs.trick
+        best_i, best_key = 0, play_key(ctx, lead, trick[0][1])
+        assert best_key is not None
+        for i in range(1, len(trick)):
+            k = play_key(ctx, lead, trick[i][1])
+            if k is not None and k > best_key:
+                best_i, best_key = i, k
+        win_seat = trick[best_i][0]
+        on_table = sum(pts[c] for _, cards in trick for c in cards)
+        remaining = [(obs.seat + i) % obs.players for i in range(1, obs.players - len(trick))]
+        opp_after = [s for s in remaining if obs.team(s) != me]
+        partner_wins = obs.team(win_seat) == me
+        partner_safe = partner_wins and (not opp_after or self._key_safe(obs, ctx, lead, best_key, unseen, opp_after))
+        cands = self._candidates(ctx, lead, legal)
+        choice: tuple[float, Sequence[int]] | None = None
+        for cand in cands:
+            key = play_key(ctx, lead, cand)
+            beats = key is not None and key > best_key
+            cp = sum(pts[c] for c in cand)
+            cost = sum((st[c] % 32) + (30 if ctx.esuit[c] == TRUMP else 0) for c in cand)
+            if partner_safe:
+                score = cp * 4 - cost - (20 if beats else 0)
+            elif beats:
+                assert key is not None
+                sure = not opp_after or self._key_safe(obs, ctx, lead, key, unseen, opp_after)
+                gain = on_table + cp
+                if sure:
+                    score = 200 + gain * 4 - cost
+                elif on_table >= 10 or obs.variant == "yongzhou-300":
+                    score = 60 + on_table * 2 - cost - cp * 3
+                else:
+                    score = -cost - cp * 5 - 5
+            else:
+                score = -cp * 8 - cost
+                if partner_wins:
+                    score += cp * 6  # partner may still win: some feeding
+            if choice is None or score > choice[0]:
+                choice = (score, cand)
+        assert choice is not None
+        return choice[1]
+
+    def _key_safe(self, obs: Observation, ctx: Context, lead: Combo, key: PlayKey, unseen: Sequence[int],
+                  opp_after: Sequence[int]) -> bool:
+        """Whether no unseen card of the led structure can beat ``key`` (ruffs included)."""
+        comp = lead.components[0]
+        ruff, top = key
+        if ruff == 0:
+            if not self._safe(ctx, top, comp.width, comp.length, lead.suit, unseen):
+                return False
+            if lead.suit != TRUMP and any(lead.suit in obs.voids[s] for s in opp_after) and \
+                    any(unseen[c] >= comp.width for c in ctx.suit_codes[TRUMP]):
+                return False
+            return True
+        return self._safe(ctx, top, comp.width, comp.length, TRUMP, unseen)
+
+    def _candidates(self, ctx: Context, lead: Combo, legal: LegalPlays) -> list[Sequence[int]]:
+        n = legal.count()
+        if n <= 120:
+            return list(legal.follows())
+        # Short of the led suit with many ways to fill: the suit cards plus the cheapest filler,
+        # plus the point-richest filler, plus some random legal plays (ruffs among them).
+        counts = legal.counts
+        es, st, pts = ctx.esuit, ctx.strength, ctx.points
+        suit = [c for c in ctx.suit_codes[lead.suit] for _ in range(counts[c])]
+        others = [c for c in range(NCODES) for _ in range(counts[c]) if es[c] != lead.suit]
+        fill = lead.n - len(suit)
+        cheap = sorted(others, key=lambda c: (pts[c] * 4 + (st[c] % 32) + (30 if es[c] == TRUMP else 0)))
+        rich = sorted(others, key=lambda c: (-pts[c], (st[c] % 32) + (30 if es[c] == TRUMP else 0)))
+        out: list[Sequence[int]] = [tuple(suit + cheap[:fill]), tuple(suit + rich[:fill])]
+        trumps = [c for c in others if es[c] == TRUMP]
+        if len(trumps) >= fill and not suit:
+            out.append(tuple(sorted(trumps, key=lambda c: st[c])[:fill]))
+            out.append(tuple(sorted(trumps, key=lambda c: -st[c])[:fill]))
+        rng = self.rng
+        out.extend(legal.sample(rng) for _ in range(12))
+        return [p for p in out if legal.is_legal(p)] or [legal.sample(rng)]
+
+
+BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def make_bot(name: str, rng: random.Random) -> RandomBot | HeuristicBot:
+    """A bot by name (``random`` or ``heuristic``) with its own random generator."""
+    try:
+        return BOTS[name](rng)
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}: use one of {', '.join(sorted(BOTS))}") from None

@@ -1,0 +1,330 @@
+"""Seeded simulation of whole hands and matches with bots, and their summary — pure Python.
+
+Every hand is reproducible from (variant, seed, index, bots): hand ``i`` of a run with seed ``s`` uses
+``hand_seed(s, i)``, so a run split into chunks (Celery tasks) gives the same hands as one run.
+
+``--bots a,b``: in partnership variants side 0 (seats 0, 2) plays ``a`` and side 1 ``b``; in the
+individual variants seat ``i`` plays ``bots[i % len(bots)]``. Independent hands of a partnership
+variant are played at level 2 for both sides with the deal rotating (hand ``i`` is dealt by seat
+``i % 4``), so that both bots defend and attack equally often.
+
+>>> rec = simulate_hand("tractor", 7, 0, ["heuristic", "random"])
+>>> rec["variant"], rec["tricks"] > 0, sorted(rec["team_points"]) == sorted(rec["team_points"])
+('tractor', True, True)
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from gameplay.bots import Bot, make_bot
+from gameplay.cards import BJ, LJ, code_rank
+from gameplay.hand import Hand, HandConfig
+from scoring.partnership import HandResult, MatchState
+from scoring.redfive import RedFiveResult
+from scoring.yongzhou import YongzhouResult
+
+__all__ = ["Summary", "hand_seed", "play_out", "simulate_hand", "simulate_hands", "simulate_match",
+           "simulate_matches", "summarize"]
+
+PARTNERSHIP = ("tractor", "chaodi")
+
+
+def hand_seed(seed: int, index: int) -> int:
+    """The seed of hand ``index`` of a run seeded ``seed``."""
+    return (seed * 1_000_003 + index) & 0xFFFFFFFF
+
+
+def seat_bots(variant: str, players: int, bots: Sequence[str]) -> list[str]:
+    if variant in PARTNERSHIP:
+        return [bots[s % 2] if len(bots) > 1 else bots[0] for s in range(players)]
+    return [bots[s % len(bots)] for s in range(players)]
+
+
+def _decl_card(hand: Hand, seat: int, card: int) -> bool:
+    """Whether a newly dealt card can open a new declaration for its seat."""
+    if card in (LJ, BJ):
+        return True
+    level = hand.decl_level(seat)
+    return level is not None and card < 52 and code_rank(card) == level
+
+
+def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
+    """Drive ``hand`` to the end with one bot per seat (each sees only its observation)."""
+    while True:
+        kind, seat = hand.to_act()
+        if kind == "deal":
+            ev = hand.deal()
+            s = ev.seat
+            assert s is not None
+            if hand.phase == "deal" and not hand.offers and _decl_card(hand, s, ev.cards[0]):
+                opts = hand.legal_declarations(s)
+                if opts:
+                    choice = bots[s].declare(hand.observation(s), opts)
+                    if choice:
+                        hand.declare(s, choice)
+            continue
+        if kind == "scored":
+            return hand
+        assert seat is not None
+        bot = bots[seat]
+        if kind == "play":
+            legal = hand.legal_plays(seat)
+            hand.play(seat, bot.play(hand.observation(seat) if bot.uses_observation else None, legal))
+        elif kind == "declare":
+            opts = hand.legal_declarations(seat)
+            choice = bot.declare(hand.observation(seat), opts) if opts else None
+            if choice:
+                hand.declare(seat, choice)
+            else:
+                hand.pass_(seat)
+        elif kind == "bid":
+            b = bot.bid(hand.observation(seat), hand.legal_bids(seat))
+            if b is None:
+                hand.pass_(seat)
+            else:
+                hand.make_bid(seat, b)
+        elif kind == "name_trump":
+            hand.name_trump(seat, bot.name_trump(hand.observation(seat)))
+        elif kind == "bury":
+            hand.bury(seat, bot.bury(hand.observation(seat), hand.rules.kitty_size))
+        elif kind == "overturn":
+            choice = bot.overturn(hand.observation(seat), hand.legal_overturns(seat))
+            if choice:
+                hand.overturn(seat, choice)
+            else:
+                hand.pass_(seat)
+
+
+def make_hand(variant: str, seed: int, *, decks: int | None = None, players: int | None = None,
+              options: dict[str, Any] | None = None, state: MatchState | None = None,
+              start_seat: int | None = None, first_bidder: int | None = None) -> Hand:
+    config = HandConfig(variant, options or {}, decks=decks, players=players, state=state,
+                        start_seat=start_seat, first_bidder=first_bidder)
+    return Hand(config, rng=random.Random(seed))
+
+
+def independent_config(variant: str, index: int, players: int) -> dict[str, Any]:
+    """State and seats of hand ``index`` of a run of independent hands (deal rotating)."""
+    if variant in PARTNERSHIP:
+        first = "2" if variant == "tractor" else "3"
+        return {"state": MatchState(levels=(first, first), dealer=index % 4, hands_played=1)}
+    if variant == "red-five":
+        return {"first_bidder": index % players}
+    return {"start_seat": index % players}
+
+
+def record(hand: Hand, bots: Sequence[str], seed: int, index: int) -> dict[str, Any]:
+    """A JSON-ready summary of a finished hand: outcome, result, and the score per bot."""
+    res = hand.result
+    rec: dict[str, Any] = {"variant": hand.variant, "seed": seed, "index": index, "dealer": hand.dealer,
+                           "trump": hand.trump, "level": hand.level, "tricks": len(hand.tricks),
+                           "redeals": hand.redeals, "outcome": hand.outcome, "bots": list(bots),
+                           "points": list(hand.points)}
+    by_bot: dict[str, list[float]] = {}
+    if isinstance(res, HandResult):
+        gains = [0, 0]
+        if res.gaining_side is not None:
+            gains[res.gaining_side] = res.level_gain
+        rec.update(attackers_total=res.attackers_total, level_gain=res.level_gain, gaining_side=res.gaining_side,
+                   dealer_side=res.dealer_side, deal_changes=res.deal_changes)
+        team_points = [sum(p for s, p in enumerate(hand.points) if s % 2 == side) for side in (0, 1)]
+        rec["team_points"] = team_points
+        rec["levels"] = gains
+        for side in (0, 1):
+            by_bot.setdefault(bots[side], []).append(gains[side] - gains[1 - side])
+    elif isinstance(res, RedFiveResult):
+        rec.update(dealer_final=res.dealer_final, game_points=list(res.game_points))
+        rec["team_points"] = list(res.game_points)
+        for s, g in enumerate(res.game_points):
+            by_bot.setdefault(bots[s], []).append(g)
+    elif isinstance(res, YongzhouResult):
+        rec["net"] = list(res.net)
+        rec["team_points"] = list(res.net)
+        for s, g in enumerate(res.net):
+            by_bot.setdefault(bots[s], []).append(g)
+    rec["by_bot"] = {k: sum(v) / len(v) for k, v in by_bot.items()}
+    return rec
+
+
+def simulate_hand(variant: str, seed: int, index: int, bots: Sequence[str], *, decks: int | None = None,
+                  players: int | None = None, options: dict[str, Any] | None = None,
+                  keep_log: bool = False) -> dict[str, Any]:
+    """Play hand ``index`` of a run seeded ``seed`` and return its record (``log`` added on request)."""
+    hs = hand_seed(seed, index)
+    n = players or (4 if variant != "yongzhou-300" else 4)
+    names = seat_bots(variant, n, bots)
+    hand = make_hand(variant, hs, decks=decks, players=players, options=options,
+                     **independent_config(variant, index, n))
+    bot_objs = [make_bot(name, random.Random(hs * 7 + s)) for s, name in enumerate(names)]
+    play_out(hand, bot_objs)
+    rec = record(hand, bots if variant in PARTNERSHIP else names, hs, index)
+    if keep_log:
+        rec["log"] = hand.to_json()
+    return rec
+
+
+def simulate_hands(variant: str, seed: int, start: int, count: int, bots: Sequence[str], *,
+                   decks: int | None = None, players: int | None = None, options: dict[str, Any] | None = None,
+                   keep_log: bool = False, progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    out = []
+    for i in range(start, start + count):
+        out.append(simulate_hand(variant, seed, i, bots, decks=decks, players=players, options=options,
+                                 keep_log=keep_log))
+        if progress is not None:
+            progress(1)
+    return out
+
+
+def simulate_match(variant: str, seed: int, index: int, bots: Sequence[str], *,
+                   options: dict[str, Any] | None = None, max_hands: int = 400) -> dict[str, Any]:
+    """A whole "first past J" (chaodi: A) match from the first hand (争庄) to the winner."""
+    if variant not in PARTNERSHIP:
+        raise ValueError(f"{variant} has no matches between two partnerships: use tractor or chaodi")
+    ms = hand_seed(seed, index)
+    rng = random.Random(ms)
+    state: MatchState | None = None
+    hands = 0
+    redeals = 0
+    winner = None
+    bot_objs = [make_bot(bots[s % 2] if len(bots) > 1 else bots[0], random.Random(ms * 7 + s)) for s in range(4)]
+    while hands < max_hands:
+        hand = Hand(HandConfig(variant, options or {}, state=state), rng=random.Random(rng.getrandbits(32)))
+        play_out(hand, bot_objs)
+        hands += 1
+        redeals += hand.redeals
+        state = hand.new_state
+        assert state is not None and isinstance(hand.result, HandResult)
+        if hand.result.match_winner is not None:
+            winner = hand.result.match_winner
+            break
+    return {"variant": variant, "index": index, "seed": ms, "hands": hands, "winner": winner,
+            "winner_bot": None if winner is None else (bots[winner] if len(bots) > 1 else bots[0]),
+            "levels": list(state.levels) if state else None, "redeals": redeals}
+
+
+def simulate_matches(variant: str, seed: int, start: int, count: int, bots: Sequence[str], *,
+                     options: dict[str, Any] | None = None,
+                     progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    out = []
+    for i in range(start, start + count):
+        out.append(simulate_match(variant, seed, i, bots, options=options))
+        if progress is not None:
+            progress(1)
+    return out
+
+
+# ---------------------------------------------------------------- summary
+
+
+@dataclass
+class Summary:
+    """Aggregated figures of a run (``lines()`` prints them)."""
+
+    variant: str
+    count: int
+    seconds: float
+    records: list[dict[str, Any]] = field(repr=False, default_factory=list)
+    matches: bool = False
+
+    @property
+    def per_second(self) -> float:
+        return self.count / self.seconds if self.seconds > 0 else float("inf")
+
+    def by_bot(self) -> dict[str, float]:
+        acc: dict[str, list[float]] = {}
+        for r in self.records:
+            for k, v in r.get("by_bot", {}).items():
+                acc.setdefault(k, []).append(v)
+        return {k: sum(v) / len(v) for k, v in acc.items()}
+
+    def lines(self) -> list[str]:
+        recs = self.records
+        out = [f"{self.variant}: {self.count} {'matches' if self.matches else 'hands'} in {self.seconds:.1f} s "
+               f"({self.per_second:.1f}/s)"]
+        if not recs:
+            return out
+        if self.matches:
+            hs = [r["hands"] for r in recs]
+            wins = Counter(r["winner_bot"] for r in recs)
+            out.append(f"hands per match: mean {statistics.mean(hs):.1f}, median {statistics.median(hs):g}, "
+                       f"min {min(hs)}, max {max(hs)}")
+            out.append("match wins: " + ", ".join(f"{k}: {v}" for k, v in sorted(wins.items(), key=str)))
+            return out
+        out.append(f"average tricks per hand: {statistics.mean(r['tricks'] for r in recs):.2f}; "
+                   f"redeals: {sum(r['redeals'] for r in recs)}")
+        if self.variant in PARTNERSHIP:
+            totals = [r["attackers_total"] for r in recs]
+            out.append(f"attackers' total: mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g}")
+            out.append("distribution: " + _histogram(totals, 20))
+            changes = Counter((r["gaining_side"], r["level_gain"]) for r in recs)
+            parts = []
+            for (side, gain), k in sorted(changes.items(), key=lambda x: (str(x[0][0]), x[0][1])):
+                who = "none" if side is None else f"side {side} ({r0(recs, side)})"
+                parts.append(f"{who} +{gain}: {k}")
+            out.append("level changes: " + "; ".join(parts))
+            lv = [0, 0]
+            for r in recs:
+                lv[0] += r["levels"][0]
+                lv[1] += r["levels"][1]
+            out.append(f"levels gained: side 0 ({r0(recs, 0)}) {lv[0]}, side 1 ({r0(recs, 1)}) {lv[1]}; "
+                       f"margin per hand {(lv[0] - lv[1]) / len(recs):+.3f}")
+        elif self.variant == "red-five":
+            finals = [r["dealer_final"] for r in recs]
+            out.append(f"dealer's final: mean {statistics.mean(finals):.1f}; distribution: {_histogram(finals, 20)}")
+            bids = [r["outcome"]["bid"] for r in recs]
+            out.append(f"bids: mean {statistics.mean(bids):.1f}")
+        else:
+            pts = [p for r in recs for p in r["points"]]
+            out.append(f"points per seat: mean {statistics.mean(pts):.1f}; distribution: {_histogram(pts, 25)}")
+        out.append("mean score per bot and hand (" + ("level margin" if self.variant in PARTNERSHIP else
+                                                       "game points" if self.variant == "red-five" else "net")
+                   + "): " + ", ".join(f"{k} {v:+.3f}" for k, v in sorted(self.by_bot().items())))
+        return out
+
+
+def r0(recs: list[dict[str, Any]], side: int) -> str:
+    bots = recs[0]["bots"]
+    return bots[side] if len(bots) > side else bots[0]
+
+
+def _histogram(values: Iterable[int], width: int) -> str:
+    c = Counter((v // width) * width for v in values)
+    return " ".join(f"{k}–{k + width - 5}:{c[k]}" for k in sorted(c))
+
+
+def summarize(variant: str, records: list[dict[str, Any]], seconds: float, *, matches: bool = False) -> Summary:
+    return Summary(variant, len(records), seconds, records, matches)
+
+
+class ProgressBar:
+    """A plain-text progress bar on a stream (stderr)."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30) -> None:
+        self.total = max(total, 1)
+        self.done = 0
+        self.stream = stream or sys.stderr
+        self.width = width
+        self.t0 = time.perf_counter()
+        self._last = 0.0
+
+    def __call__(self, k: int = 1) -> None:
+        self.done += k
+        now = time.perf_counter()
+        if now - self._last < 0.2 and self.done < self.total:
+            return
+        self._last = now
+        frac = self.done / self.total
+        bar = "#" * int(frac * self.width)
+        rate = self.done / max(now - self.t0, 1e-9)
+        self.stream.write(f"\r[{bar:<{self.width}}] {self.done}/{self.total} {rate:.0f}/s")
+        if self.done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
