@@ -29,4 +29,5 @@ urlpatterns = [
     path("", include("gameplay.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
+    path("", include("tournaments.print_urls")),
 ]

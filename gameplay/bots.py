@@ -80,6 +80,19 @@ class RandomBot:
 
 
 _FULL: dict[tuple[str, int, int], tuple[int, ...]] = {}
+_COSTS: dict[int, tuple[Context, list[int]]] = {}
+
+
+def _cost_table(ctx: Context) -> list[int]:
+    """What playing each card costs the bot: its rank within its suit, trumps dearer (per context)."""
+    hit = _COSTS.get(id(ctx))
+    if hit is not None and hit[0] is ctx:
+        return hit[1]
+    table = [(ctx.strength[c] % 32) + (30 if ctx.esuit[c] == TRUMP else 0) for c in range(NCODES)]
+    if len(_COSTS) > 256:
+        _COSTS.clear()
+    _COSTS[id(ctx)] = (ctx, table)
+    return table
 
 
 def _full_counts(obs: Observation) -> tuple[int, ...]:
@@ -100,7 +113,7 @@ class HeuristicBot:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self._full: tuple[int, ...] | None = None
+        self._cache: dict[tuple[int, int], int] = {}
 
     # ------------------------------------------------------------ hand strength
 
@@ -241,12 +254,21 @@ class HeuristicBot:
         ctx = obs.ctx
         assert ctx is not None
         unseen = self._unseen(obs)
+        self._cache: dict[tuple[int, int], int] = {}
         if legal.is_lead:
             return self._lead(obs, ctx, legal, unseen)
         return self._follow(obs, ctx, legal, unseen)
 
+    def _max_unseen(self, ctx: Context, unseen: Sequence[int], suit: int, width: int) -> int:
+        key = (suit, width)
+        cache = self._cache
+        if key in cache:
+            return cache[key]
+        cache[key] = best = self._max_unseen_scan(ctx, unseen, suit, width)
+        return best
+
     @staticmethod
-    def _max_unseen(ctx: Context, unseen: Sequence[int], suit: int, width: int) -> int:
+    def _max_unseen_scan(ctx: Context, unseen: Sequence[int], suit: int, width: int) -> int:
         st = ctx.strength
         best = -1
         for c in ctx.suit_codes[suit]:
@@ -346,11 +368,15 @@ class HeuristicBot:
         partner_safe = partner_wins and (not opp_after or self._key_safe(obs, ctx, lead, best_key, unseen, opp_after))
         cands = self._candidates(ctx, lead, legal)
         choice: tuple[float, Sequence[int]] | None = None
+        costs = _cost_table(ctx)
         for cand in cands:
             key = play_key(ctx, lead, cand)
             beats = key is not None and key > best_key
-            cp = sum(pts[c] for c in cand)
-            cost = sum((st[c] % 32) + (30 if ctx.esuit[c] == TRUMP else 0) for c in cand)
+            cp = 0
+            cost = 0
+            for c in cand:
+                cp += pts[c]
+                cost += costs[c]
             if partner_safe:
                 score = cp * 4 - cost - (20 if beats else 0)
             elif beats:
@@ -387,26 +413,70 @@ class HeuristicBot:
         return self._safe(ctx, top, comp.width, comp.length, TRUMP, unseen)
 
     def _candidates(self, ctx: Context, lead: Combo, legal: LegalPlays) -> list[Sequence[int]]:
-        n = legal.count()
-        if n <= 120:
-            return list(legal.follows())
-        # Short of the led suit with many ways to fill: the suit cards plus the cheapest filler,
-        # plus the point-richest filler, plus some random legal plays (ruffs among them).
         counts = legal.counts
         es, st, pts = ctx.esuit, ctx.strength, ctx.points
         suit = [c for c in ctx.suit_codes[lead.suit] for _ in range(counts[c])]
+        extra = ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points
+        if len(suit) > lead.n and lead.n > 1 and not extra and all(c.width == 1 for c in lead.components):
+            # singles only: any n cards of the suit follow legally — the cheapest, the richest, the strongest
+            costs = _cost_table(ctx)
+            n = lead.n
+            by_cost = sorted(suit, key=lambda c: pts[c] * 4 + costs[c])
+            by_pts = sorted(suit, key=lambda c: (-pts[c], costs[c]))
+            by_top = sorted(suit, key=lambda c: -st[c])
+            return [tuple(by_cost[:n]), tuple(by_pts[:n]), tuple(by_top[:n])]
+        if len(suit) > lead.n or extra:
+            follows = legal.follows()
+            if len(follows) <= 150:
+                return list(follows)
+            rng = self.rng
+            return [follows[rng.randrange(len(follows))] for _ in range(40)]
+        # Short of the led suit: all of it, plus the cheapest or the point-richest filler, plus ruffs.
         others = [c for c in range(NCODES) for _ in range(counts[c]) if es[c] != lead.suit]
         fill = lead.n - len(suit)
         cheap = sorted(others, key=lambda c: (pts[c] * 4 + (st[c] % 32) + (30 if es[c] == TRUMP else 0)))
         rich = sorted(others, key=lambda c: (-pts[c], (st[c] % 32) + (30 if es[c] == TRUMP else 0)))
         out: list[Sequence[int]] = [tuple(suit + cheap[:fill]), tuple(suit + rich[:fill])]
-        trumps = [c for c in others if es[c] == TRUMP]
-        if len(trumps) >= fill and not suit:
-            out.append(tuple(sorted(trumps, key=lambda c: st[c])[:fill]))
-            out.append(tuple(sorted(trumps, key=lambda c: -st[c])[:fill]))
-        rng = self.rng
-        out.extend(legal.sample(rng) for _ in range(12))
-        return [p for p in out if legal.is_legal(p)] or [legal.sample(rng)]
+        if not suit and lead.suit != TRUMP:
+            trumps = {c: counts[c] for c in ctx.suit_codes[TRUMP] if counts[c]}
+            if sum(trumps.values()) >= fill:
+                if lead.n == 1:
+                    out.extend((c,) for c in trumps)
+                else:
+                    for ruff in self._ruffs(ctx, lead, trumps):
+                        out.append(ruff)
+        return out
+
+    @staticmethod
+    def _ruffs(ctx: Context, lead: Combo, trumps: dict[int, int]) -> list[tuple[int, ...]]:
+        """Two all-trump plays shaped like the lead (lowest and highest components), if any."""
+        comps = decompose_suit(ctx, trumps, TRUMP)
+        st = ctx.strength
+        out = []
+        for high in (False, True):
+            left = dict(trumps)
+            play: list[int] = []
+            ok = True
+            for comp in lead.components:
+                if comp.width == 1:
+                    continue
+                shaped = [c for c in comps if c.width >= comp.width and c.length >= comp.length
+                          and all(left.get(x, 0) >= comp.width for x in set(c.codes))]
+                if not shaped:
+                    ok = False
+                    break
+                pick = max(shaped, key=lambda c: c.top) if high else min(shaped, key=lambda c: c.top)
+                codes = sorted(set(pick.codes), key=st.__getitem__, reverse=high)[: comp.length]
+                for x in codes:
+                    left[x] -= comp.width
+                    play.extend([x] * comp.width)
+            if not ok:
+                break
+            rest = sorted((c for c, k in left.items() for _ in range(k)), key=st.__getitem__, reverse=high)
+            play.extend(rest[: lead.n - len(play)])
+            if len(play) == lead.n:
+                out.append(tuple(play))
+        return out
 
 
 BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {"random": RandomBot, "heuristic": HeuristicBot}

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
@@ -45,14 +46,18 @@ from gameplay.combos import Combo, classify, decompose
 from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
 from gameplay.legality import (
     _count_submultisets,
+    _follow_fault,
+    check_follow,
+    check_lead,
     count_legal_leads,
     is_legal_follow,
     legal_follows,
     legal_leads,
+    throw_check,
 )
 from gameplay.order import TRUMP, Context
 from gameplay.rulesets import ENGINE_OPTIONS, RuleSet, ruleset
-from gameplay.tricks import Trick, trick_winner
+from gameplay.tricks import trick_winner
 from scoring.partnership import (
     HandResult,
     LastTrick,
@@ -238,6 +243,8 @@ def context_for(rules: RuleSet, level: str | int | None, trump: str | None) -> C
 
 def _sample_submultiset(rng: random.Random, items: list[tuple[int, int]], size: int) -> list[int]:
     """A uniformly random sub-multiset of ``size`` cards of (code, count) items."""
+    if size == 1:  # distinct codes are equally likely
+        return [items[rng.randrange(len(items))][0]]
     # ways[i][s] = number of sub-multisets of size s from items[i:]
     n = len(items)
     ways = [[0] * (size + 1) for _ in range(n + 1)]
@@ -440,6 +447,7 @@ class Hand:
             fb = self.rng.randrange(self.n) if r.option("first_bidder") == "random" else 0
         self.first_bidder = fb
         self.log: list[Event] = []
+        self._decl_levels: dict[int, int | None] = {}
         self.redeals = 0
         first = list(deck) if deck is not None else self._new_deck()
         self._start(first, "shuffle")
@@ -489,7 +497,9 @@ class Hand:
         self.overturner_original: int | None = None
         self.overturned_once = False
         self.round_started = False
-        self.trick: Trick | None = None
+        self._new_trick(0)
+        r_ = self.rules
+        self._extra = r_.must_beat_on_points or r_.no_gifting_points
         self.tricks: list[tuple[int, tuple[Event, ...], int, int]] = []  # (leader, plays, winner, points)
         self.points = [0] * self.n
         self.penalties = [0] * self.n
@@ -520,6 +530,13 @@ class Hand:
 
     def decl_level(self, seat: int) -> int | None:
         """The rank of the level card ``seat`` declares with (chaodi's later hands: its own side's level)."""
+        cache = self._decl_levels
+        if seat in cache:
+            return cache[seat]
+        cache[seat] = lv = self._decl_level(seat)
+        return lv
+
+    def _decl_level(self, seat: int) -> int | None:
         if self.variant == "yongzhou-300":
             return 10
         if not self.partnership:
@@ -548,8 +565,7 @@ class Hand:
         if p == "overturn":
             return ("overturn", self.round_order[self.turn_index])
         if p == "play":
-            assert self.trick is not None
-            return ("play", self.trick.next_seat)
+            return ("play", self.trick_turn)
         return ("scored", None)
 
     # ------------------------------------------------------------ dealing
@@ -826,7 +842,7 @@ class Hand:
             self.first_declarer = seat
         if d.kind == "overturn" or (d.kind == "no_trump" and len(self.declarations) > 1):
             self.overturned_once = True
-        ev = self._append(Event("declare", seat, d.cards, d.kind))
+        ev = self._append(Event("declare", seat, tuple(sorted(cards)), d.kind))
         if self.phase == "deal":
             if self.offers and self.offers[0] == seat:
                 self.offers.pop(0)
@@ -1219,80 +1235,111 @@ class Hand:
     def _begin_play(self, leader: int) -> None:
         assert self.ctx is not None
         self.phase = "play"
-        self.leader = leader
-        self.trick = Trick(self.ctx, leader)
+        self._new_trick(leader)
+
+    def _new_trick(self, leader: int) -> None:
+        self.trick_leader = leader
+        self.trick_turn = leader
+        self.trick_plays: list[Event] = []
+        self.trick_on: list[tuple[int, ...]] = []
+        self.trick_lead: Combo | None = None
 
     def legal_plays(self, seat: int) -> LegalPlays:
         """The legal plays of ``seat`` (which must be the seat to play)."""
         self._check_turn(seat)
-        t = self.trick
-        assert t is not None and self.ctx is not None
-        prior = [e.on_table for e in t.events]
-        return LegalPlays(self.ctx, self.hands[seat], t.lead, prior)
+        assert self.ctx is not None
+        return LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on))
 
     def _check_turn(self, seat: int) -> None:
         if self.phase != "play":
-            raise WrongPhase(f"{_en_seat(seat)} cannot play in the {self.phase} phase.", f"{_zh_seat(seat)}在 {self.phase} 阶段不能出牌。")
-        assert self.trick is not None
-        if seat != self.trick.next_seat:
-            raise OutOfTurn(f"{_en_seat(seat)} played out of turn: seat {self.trick.next_seat} is to play.",
-                            f"{_zh_seat(seat)}没有轮到出牌：现在轮到{self.trick.next_seat}号座位。")
+            raise WrongPhase(f"{_en_seat(seat)} cannot play in the {self.phase} phase.",
+                             f"{_zh_seat(seat)}在 {self.phase} 阶段不能出牌。")
+        if seat != self.trick_turn:
+            raise OutOfTurn(f"{_en_seat(seat)} played out of turn: seat {self.trick_turn} is to play.",
+                            f"{_zh_seat(seat)}没有轮到出牌：现在轮到{self.trick_turn}号座位。")
+
+    def _verify_play(self, seat: int, cards: Sequence[int]) -> Combo | None:
+        """Check a play; return the classified lead (None for a follow)."""
+        self._check_turn(seat)
+        ctx = self.ctx
+        assert ctx is not None
+        hand = self.hands[seat]
+        lead = self.trick_lead
+        if lead is None:
+            return check_lead(ctx, hand, cards, seat=seat)
+        if _follow_fault(ctx, hand, lead, cards) is None and not (self._extra and self.trick_on):
+            return None
+        check_follow(ctx, hand, lead, cards, prior=self.trick_on, seat=seat)
+        return None
 
     def verify_play(self, seat: int, cards: Sequence[int]) -> None:
-        self._check_turn(seat)
-        assert self.trick is not None
-        self.trick.verify_play(seat, self.hands[seat], cards)
+        self._verify_play(seat, cards)
 
     def can_play(self, seat: int, cards: Sequence[int]) -> bool:
         try:
-            self.verify_play(seat, cards)
+            self._verify_play(seat, cards)
         except GameplayError:
             return False
         return True
 
     def play(self, seat: int, cards: Sequence[int]) -> Event:
-        """Play ``cards``: a lead (a throw is checked against the other hands) or a follow."""
-        self._check_turn(seat)
-        t = self.trick
-        assert t is not None and self.ctx is not None
+        """Play ``cards``: a lead (a throw is checked against the other hands and may be replaced
+        by the forced component) or a follow."""
+        combo = self._verify_play(seat, cards)
+        ctx = self.ctx
+        assert ctx is not None
         hands = self.hands
-        pe = t.play(seat, hands[seat], cards, hands=dict(enumerate(hands)) if not t.events else None)
-        ev = Event("play", seat, tuple(cards), None, pe.forced, pe.penalty)
-        self._append(ev)
+        cards = tuple(cards)
+        if combo is not None:
+            ev = Event("play", seat, cards)
+            if combo.is_throw:
+                others = {s: hands[s] for s in range(self.n) if s != seat}
+                tc = throw_check(ctx, combo, others, seat)
+                if tc.failed and tc.forced is not None:
+                    ev = Event("play", seat, cards, None, tc.forced.codes, tc.penalty)
+                    combo = tc.forced
+                    self.penalties[seat] += tc.penalty
+            self.trick_lead = combo
+        else:
+            ev = Event("play", seat, cards)
+            lead = self.trick_lead
+            assert lead is not None
+            s = lead.suit
+            es = ctx.esuit
+            if s not in self.voids[seat] and any(es[c] != s for c in cards):
+                self.voids[seat] = self.voids[seat] | {s}
+        self.log.append(ev)
+        on = ev.on_table
         h = hands[seat]
         played = self.played
-        for c in pe.on_table:
+        for c in on:
             h[c] -= 1
             played[c] += 1
-        if pe.penalty:
-            self.penalties[seat] += pe.penalty
-        lead = t.lead
-        assert lead is not None
-        if t.events and len(t.events) > 1:
-            es = self.ctx.esuit
-            s = lead.suit
-            if s not in self.voids[seat] and any(es[c] != s for c in pe.on_table):
-                self.voids[seat] = self.voids[seat] | {s}
-        if t.complete:
+        self.trick_plays.append(ev)
+        self.trick_on.append(on)
+        if len(self.trick_plays) == self.n:
             self._finish_trick()
+        else:
+            self.trick_turn = (seat + 1) % self.n
         return ev
 
     def _finish_trick(self) -> None:
-        t = self.trick
-        assert t is not None and t.lead is not None and self.ctx is not None
-        ons = [e.on_table for e in t.events]
-        i = trick_winner(self.ctx, t.lead, ons)
-        winner = t.events[i].seat
-        pts = self.ctx.points
+        ctx = self.ctx
+        lead = self.trick_lead
+        assert lead is not None and ctx is not None
+        ons = self.trick_on
+        i = trick_winner(ctx, lead, ons)
+        winner = self.trick_plays[i].seat
+        assert winner is not None
+        pts = ctx.points
         points = sum(pts[c] for p in ons for c in p)
         self.points[winner] += points
-        plays = tuple(self.log[-self.n:])
-        self.tricks.append((t.leader, plays, winner, points))
+        self.tricks.append((self.trick_leader, tuple(self.trick_plays), winner, points))
         self._append(Event("trick", winner, (), points))
         if sum(self.hands[winner]) == 0:
             self._score()
         else:
-            self.trick = Trick(self.ctx, winner)
+            self._new_trick(winner)
 
     # ------------------------------------------------------------ scoring
 
@@ -1302,7 +1349,6 @@ class Hand:
 
     def _score(self) -> None:
         self.phase = "scored"
-        self.trick = None
         ctx = self.ctx
         assert ctx is not None
         last_leader, last_plays, last_winner, _ = self.tricks[-1]
@@ -1382,14 +1428,10 @@ class Hand:
     # ------------------------------------------------------------ observation and serialization
 
     def observation(self, seat: int) -> Observation:
-        t = self.trick
-        trick: tuple[tuple[int, tuple[int, ...]], ...] = ()
-        lead = None
-        leader = None
-        if t is not None:
-            trick = tuple((e.seat, e.on_table) for e in t.events)
-            lead = t.lead
-            leader = t.leader
+        playing = self.phase == "play"
+        trick = tuple((e.seat, e.on_table) for e in self.trick_plays) if playing else ()
+        lead = self.trick_lead if playing else None
+        leader = self.trick_leader if playing else None
         return Observation(
             seat=seat, players=self.n, decks=self.rules.decks, variant=self.variant, phase=self.phase, level=self.level, trump=self.trump,
             ctx=self.ctx, dealer=self.dealer, declaration=self.declaration, hand=tuple(self.hands[seat]),
@@ -1498,6 +1540,67 @@ def replay(data: Mapping[str, Any] | str) -> Hand:
         raise InvalidLog(len(events), f"The log stops before the hand ends (phase {hand.phase}).",
                          f"日志在牌局结束前中断（{hand.phase} 阶段）。")
     return hand
+
+
+_LINE = re.compile(r"^(?P<kind>[a-z_]+)(?: (?P<seat>\d+))?(?:: (?P<cards>[^\[\]>!]*?))?(?: \[(?P<value>.*)\])?"
+                   r"(?: -> (?P<forced>[^!]*?))?(?: !(?P<penalty>\d+))?$")
+
+
+def event_text(ev: Event) -> str:
+    """One event in text notation: ``kind[ seat][: cards][ [value]][ -> forced][ !penalty]``.
+
+    >>> event_text(Event("play", 2, (51, 50, 50), None, (51,), 0))
+    'play 2: SA SK SK -> SA'
+    >>> event_from_text("bid 1 [120]")
+    Event(kind='bid', seat=1, cards=(), value=120, forced=None, penalty=0)
+    """
+    out = ev.kind
+    if ev.seat is not None:
+        out += f" {ev.seat}"
+    if ev.cards:
+        out += f": {format_cards(ev.cards)}"
+    if ev.value is not None:
+        out += f" [{json.dumps(ev.value, ensure_ascii=False)}]"
+    if ev.forced is not None:
+        out += f" -> {format_cards(ev.forced)}"
+    if ev.penalty:
+        out += f" !{ev.penalty}"
+    return out
+
+
+def event_from_text(line: str) -> Event:
+    m = _LINE.match(line.strip())
+    if m is None:
+        raise InvalidLog(None, f"Not an event line: {line!r}.", f"不是事件行：{line!r}。")
+    g = m.groupdict()
+    return Event(g["kind"], None if g["seat"] is None else int(g["seat"]),
+                 tuple(parse_cards(g["cards"] or "")), None if g["value"] is None else json.loads(g["value"]),
+                 None if g["forced"] is None else tuple(parse_cards(g["forced"])), int(g["penalty"] or 0))
+
+
+def log_text(data: Mapping[str, Any]) -> str:
+    """A JSON hand log as text: ``# config: {...}`` then one event per line (golden files)."""
+    lines = [f"# {data.get('format', LOG_FORMAT)}", "# config: " + json.dumps(data["config"], sort_keys=True,
+                                                                             ensure_ascii=False)]
+    lines += [event_text(Event.from_json(e)) for e in data["events"]]
+    return "\n".join(lines) + "\n"
+
+
+def log_from_text(text: str) -> dict[str, Any]:
+    """The JSON hand log of a text log (see :func:`log_text`); replay it with :func:`replay`."""
+    config: Any = None
+    events = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("# config:"):
+            config = json.loads(line[len("# config:"):])
+        elif not line.startswith("#"):
+            events.append(event_from_text(line).to_json())
+    if config is None:
+        raise InvalidLog(None, "The text log has no “# config:” line.", "文本日志缺少“# config:”行。")
+    return {"format": LOG_FORMAT, "config": config, "events": events}
 
 
 def _parses(raw: Any) -> bool:

@@ -307,17 +307,30 @@ class BracketDocument(Document):
         rounds = len(main)
         slots = 2 ** (rounds - 1) if rounds else 0  # first-round places, one table row each
         grid: list[list[dict[str, Any]]] = [[] for _ in range(slots)]
+        places = _bracket_places(main)
         for index, column in enumerate(main):
             span = 2 ** index
-            by_position = {m.position: m for m in column["matches"]}
-            for position in range(1, slots // span + 1):
-                grid[(position - 1) * span].append({"match": _bracket_box(by_position.get(position)),
-                                                    "span": span})
-        font = 10 if slots <= 8 else 8 if slots <= 16 else 6 if slots <= 32 else 5
+            by_place = {places.get(m.pk): m for m in column["matches"]}
+            for place in range(slots // span):
+                grid[place * span].append({"match": _bracket_box(by_place.get(place)), "span": span})
+        font = 10 if slots <= 8 else 8 if slots <= 16 else 5.5 if slots <= 32 else 5
         return {"stage": self.stage, "round_names": [c["name"] for c in main], "grid": grid,
-                "extra": [(_bracket_box(m), m.round.name) for m in extra], "font_pt": font,
+                "extra": [(_bracket_box(m), m.round.name) for m in extra], "font_pt": font, "compact": slots > 16,
                 "row_mm": min(40.0, round(156 / max(slots, 1), 2)) if slots <= 16 else None,
                 "third_place_label": selectors.round_label("third-place")}
+
+
+def _bracket_places(columns: list[dict[str, Any]]) -> dict[int, int]:
+    """Each match's place from the top within its round, found from the final back along the
+    winners' paths (place = 2 × the next match's place + the slot it feeds); byes leave gaps."""
+    places: dict[int, int] = {}
+    for column in reversed(columns):
+        for m in column["matches"]:
+            if m.next_match_id is None:
+                places[m.pk] = 0
+            elif m.next_match_id in places:
+                places[m.pk] = 2 * places[m.next_match_id] + (m.next_slot or 0)
+    return places
 
 
 def _bracket_box(match: Match | None) -> dict[str, Any] | None:
@@ -520,7 +533,8 @@ def blank_sheet(rules: ScoringRules, stage: Stage | None = None) -> Sheet:
 
 
 def sheet_notes(rules: ScoringRules, match: Match | None) -> list[str]:
-    notes = [_("Points are multiples of 5; the kitty holds at most %(k)s.") % {"k": rules.kitty_max_points}]
+    notes = [_("Points are multiples of 5; the kitty holds at most %(k)s.") % {"k": rules.kitty_max_points}
+             if rules.kitty_max_points else _("Points are multiples of 5.")]
     if isinstance(rules, PartnershipRules):
         notes.append(_("Side 0 sits in seats 0 and 2, side 1 in seats 1 and 3. Target level: %(t)s.")
                      % {"t": rules.target_level})

@@ -26,6 +26,8 @@ its previous opponents, how many byes it had, an optional rating and the sides i
 * **Sides.** In each pairing side 0 goes to the entry that played side 0 less often (then the one
   that played side 1 last; if that does not decide, the higher-ranked entry has side 0 on odd boards
   and side 1 on even boards). Side 0 is listed first.
+* **From results.** :func:`swiss_entries` builds the entries from the final results so far (forfeited
+  matches do not count as meetings by default, and a forfeit win counts as a bye for the bye rule).
 * **Board order.** Highest scores first (by the higher score of the pair, then the lower one, then the
   rank of the better entry). The same input always gives the same pairing.
 
@@ -62,21 +64,25 @@ across the cut are reported, and the ``ties`` policy says what happens to them.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from tournaments.tiebreaks import MatchResult
 
 __all__ = [
     "PairingError",
     "Qualification",
     "QualificationTie",
     "Ranked",
-    "Round",
+    "RoundRobinRound",
     "SwissEntry",
     "SwissRound",
     "qualifiers",
     "recommended_rounds",
     "round_robin",
+    "swiss_entries",
     "swiss_pairings",
 ]
 
@@ -309,8 +315,13 @@ def swiss_pairings(entries: Iterable[SwissEntry[T]]) -> SwissRound[T]:
         if chosen in played[x]:
             rematches.append((x, chosen))
 
-    pairs.sort(key=lambda p: (-max(ranked[p[0]].score, ranked[p[1]].score),
-                              -min(ranked[p[0]].score, ranked[p[1]].score), min(p)))
+    pairs.sort(
+        key=lambda p: (
+            -max(ranked[p[0]].score, ranked[p[1]].score),
+            -min(ranked[p[0]].score, ranked[p[1]].score),
+            min(p),
+        )
+    )
     sided: list[tuple[T, T]] = []
     for board, (a, b) in enumerate(pairs):
         a, b = min(a, b), max(a, b)
@@ -324,6 +335,58 @@ def swiss_pairings(entries: Iterable[SwissEntry[T]]) -> SwissRound[T]:
         bye=None if bye is None else ranked[bye].id,
         rematches=tuple(s for p, s in zip(pairs, sided, strict=True) if frozenset(p) in rematch_set),
     )
+
+
+def swiss_entries(
+    entries: Iterable[T],
+    matches: Iterable[MatchResult[T]] = (),
+    *,
+    byes: Iterable[T] = (),
+    ratings: Mapping[T, float] | None = None,
+    forfeits_are_meetings: bool = False,
+) -> list[SwissEntry[T]]:
+    """The :class:`SwissEntry` records for the next round from the final results so far (the
+    ``tournaments.tiebreaks`` :class:`~tournaments.tiebreaks.MatchResult` records, in round order, and
+    one item of ``byes`` per bye given), in the order of ``entries`` (pass them in seed order).
+
+    Score: win 1, draw ½, bye 1, forfeit win 1. A forfeited match was not played: the two may meet
+    later (unless ``forfeits_are_meetings``), it gives no side, and — as in the FIDE rules — a forfeit
+    win counts as a bye for who gets the next bye (points without playing).
+
+    >>> from tournaments.tiebreaks import MatchResult
+    >>> es = swiss_entries("ABC", [MatchResult(("A", "B"), 1), MatchResult(("C", "A"), 0, forfeit=True)], byes="C")
+    >>> [(e.id, e.score, sorted(e.opponents), e.byes, e.sides) for e in es]
+    [('A', 0.0, ['B'], 0, (0,)), ('B', 1.0, ['A'], 0, (1,)), ('C', 2.0, [], 2, ())]
+    """
+    ids = list(entries)
+    if len(set(ids)) != len(ids):
+        raise PairingError("An entry appears twice.")
+    score = dict.fromkeys(ids, 0.0)
+    opponents: dict[T, set[T]] = {e: set() for e in ids}
+    bye_count = dict.fromkeys(ids, 0)
+    sides: dict[T, list[int]] = {e: [] for e in ids}
+    for m in matches:
+        for side, (me, other) in enumerate((m.sides, m.sides[::-1])):
+            if me not in score:
+                continue
+            points = 0.5 if m.winner is None else float(m.winner == side)
+            score[me] += points
+            if m.forfeit:
+                bye_count[me] += points == 1.0
+                if forfeits_are_meetings:
+                    opponents[me].add(other)
+            else:
+                opponents[me].add(other)
+                sides[me].append(side)
+    for e in byes:
+        if e in score:
+            score[e] += 1.0
+            bye_count[e] += 1
+    rate = ratings or {}
+    return [
+        SwissEntry(e, score[e], frozenset(opponents[e]), bye_count[e], rate.get(e), tuple(sides[e]))
+        for e in ids
+    ]
 
 
 def _choose_bye(ranked: list[SwissEntry[T]], adj: list[list[int]]) -> tuple[int, _Matcher]:
@@ -375,7 +438,7 @@ def _side0_first(a: SwissEntry[T], b: SwissEntry[T]) -> bool | None:
 
 
 @dataclass(frozen=True)
-class Round(Generic[T]):
+class RoundRobinRound(Generic[T]):
     """One round of a round robin: ``pairings`` in board order, each ``(side 0, side 1)``, and the
     entry with the bye (odd counts only)."""
 
@@ -384,7 +447,7 @@ class Round(Generic[T]):
     bye: T | None = None
 
 
-def round_robin(ids: Sequence[T], *, cycles: int = 1) -> list[Round[T]]:
+def round_robin(ids: Sequence[T], *, cycles: int = 1) -> list[RoundRobinRound[T]]:
     """The rounds of an all-play-all by Berger tables, ``ids`` in seed order (seed 1 first).
 
     ``n`` entries (``n`` even) play ``n - 1`` rounds; an odd count plays ``n`` rounds, one entry
@@ -426,12 +489,12 @@ def round_robin(ids: Sequence[T], *, cycles: int = 1) -> list[Round[T]]:
             else:
                 pairs.append((a, b))
         first.append((tuple(pairs), bye))
-    rounds: list[Round[T]] = []
+    rounds: list[RoundRobinRound[T]] = []
     for c in range(cycles):
         for pairings, bye in first:
             if c % 2:
                 pairings = tuple((b, a) for a, b in pairings)
-            rounds.append(Round(len(rounds) + 1, pairings, bye))
+            rounds.append(RoundRobinRound(len(rounds) + 1, pairings, bye))
     return rounds
 
 

@@ -16,14 +16,15 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import documents as docs
+from tournaments import selectors
 from tournaments.models import Match, PrintJob, Round, Stage, Tournament, Variant
 from tournaments.permissions import can_view, is_organizer
-
 
 # --------------------------------------------------------------------------- access
 
@@ -56,7 +57,7 @@ def _guarded(view: Any) -> Any:
 
     wrapper.__name__ = view.__name__
     wrapper.__doc__ = view.__doc__
-    return require_GET(wrapper) if view.__name__ != "print_job_create" else wrapper
+    return require_GET(wrapper)
 
 
 def _check(request: HttpRequest, document: docs.Document) -> None:
@@ -69,11 +70,13 @@ def _respond(request: HttpRequest, document: docs.Document, fmt: str, *, page_ur
     """The document as a page, or as a PDF — in the request when small, else via a bulk job."""
     _check(request, document)
     if fmt == "html":
-        html = document.render_html(extra={"back_url": back_url, "pdf_url": page_url.rstrip("/") + ".pdf"})
+        query = f"?{request.GET.urlencode()}" if request.GET else ""
+        html = document.render_html(extra={"back_url": back_url, "pdf_url": f"{page_url.rstrip('/')}.pdf{query}"})
         response = HttpResponse(html)
     else:
         if len(document.units()) > docs.ON_DEMAND_MAX_UNITS:
-            assert document.tournament is not None
+            if document.tournament is None or not is_organizer(request.user, document.tournament):
+                raise PermissionDenied(_("Documents this big are printed by the organizers."))
             messages.info(request, _("“%(t)s” has %(n)s parts: start it as a bulk job below; the file will be "
                                      "listed here when it is ready.") % {"t": document.title, "n": len(document.units())})
             return HttpResponseRedirect(reverse("print-jobs", args=[document.tournament.pk]))
@@ -92,8 +95,16 @@ def _document_or_404(build: Any) -> docs.Document:
         raise Http404(str(exc)) from exc
 
 
-def _back(tournament: Tournament) -> str:
+def _back(tournament: Tournament | None) -> str:
     return reverse("print-jobs", args=[tournament.pk]) if tournament else ""
+
+
+def _url(name: str, *args: Any) -> str:
+    """A link to a page of the site, or none if that page is not there (the pages live in views.py)."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return ""
 
 
 # --------------------------------------------------------------------------- documents
@@ -105,7 +116,7 @@ def print_standings(request: HttpRequest, pk: int, fmt: str = "html") -> HttpRes
         "stage") else tournament.stages.order_by("-number").first()
     document = docs.StandingsDocument(tournament=tournament, stage=stage, base_url=docs.site_url(request))
     return _respond(request, document, fmt, page_url=reverse("print-standings", args=[pk]),
-                    back_url=reverse("tournament-standings", args=[pk]))
+                    back_url=_url("tournament-standings", pk))
 
 
 @_guarded
@@ -115,7 +126,7 @@ def print_bracket(request: HttpRequest, pk: int, fmt: str = "html") -> HttpRespo
         tournament=tournament, stage=docs.tournament_stage(tournament, request.GET.get("stage")),
         base_url=docs.site_url(request)))
     return _respond(request, document, fmt, page_url=reverse("print-bracket", args=[pk]),
-                    back_url=reverse("tournament-bracket", args=[pk]))
+                    back_url=_url("tournament-bracket", pk))
 
 
 def _round_document(request: HttpRequest, pk: int, round_id: int, cls: type[docs.Document]) -> docs.Document:
@@ -128,14 +139,14 @@ def _round_document(request: HttpRequest, pk: int, round_id: int, cls: type[docs
 def print_seating(request: HttpRequest, pk: int, round_id: int, fmt: str = "html") -> HttpResponse:
     document = _round_document(request, pk, round_id, docs.SeatingDocument)
     return _respond(request, document, fmt, page_url=reverse("print-seating", args=[pk, round_id]),
-                    back_url=reverse("tournament-tables", args=[pk]))
+                    back_url=_url("tournament-tables", pk))
 
 
 @_guarded
 def print_table_cards(request: HttpRequest, pk: int, round_id: int, fmt: str = "html") -> HttpResponse:
     document = _round_document(request, pk, round_id, docs.TableCardsDocument)
     return _respond(request, document, fmt, page_url=reverse("print-table-cards", args=[pk, round_id]),
-                    back_url=_back(document.tournament))  # type: ignore[arg-type]
+                    back_url=_back(document.tournament))
 
 
 @_guarded
@@ -161,7 +172,7 @@ def print_match_score_sheet(request: HttpRequest, match_id: int, fmt: str = "htm
     _require_organizer(request, tournament)
     document = docs.ScoreSheetsDocument(tournament=tournament, matches=[match], base_url=docs.site_url(request))
     return _respond(request, document, fmt, page_url=reverse("print-match-score-sheet", args=[match_id]),
-                    back_url=reverse("match-detail", args=[match_id]))
+                    back_url=_url("match-detail", match_id))
 
 
 @_guarded
@@ -170,7 +181,7 @@ def print_result_slip(request: HttpRequest, match_id: int, fmt: str = "html") ->
     document = _document_or_404(lambda: docs.ResultSlipDocument(tournament=match.stage.tournament, match=match,
                                                                 base_url=docs.site_url(request)))
     return _respond(request, document, fmt, page_url=reverse("print-result-slip", args=[match_id]),
-                    back_url=reverse("match-detail", args=[match_id]))
+                    back_url=_url("match-detail", match_id))
 
 
 def _count(request: HttpRequest) -> int:
@@ -185,7 +196,7 @@ def print_tournament_blank_sheets(request: HttpRequest, pk: int, fmt: str = "htm
     tournament = _tournament(request, pk)
     document = docs.BlankSheetsDocument(tournament=tournament, count=_count(request), base_url=docs.site_url(request))
     return _respond(request, document, fmt, page_url=reverse("print-tournament-blank-sheets", args=[pk]),
-                    back_url=reverse("tournament-detail", args=[pk]))
+                    back_url=_url("tournament-detail", pk))
 
 
 @_guarded
@@ -216,7 +227,7 @@ def print_jobs(request: HttpRequest, pk: int) -> HttpResponse:
     rounds = list(Round.objects.filter(stage__tournament=tournament).select_related("stage")
                   .order_by("stage__number", "number"))
     for round_ in rounds:
-        round_.label = docs.selectors.round_label(round_.name) if round_.name else str(round_)  # type: ignore[attr-defined]
+        round_.label = selectors.round_label(round_.name) if round_.name else str(round_)  # type: ignore[attr-defined]
     stages = list(tournament.stages.order_by("number"))
     finished = list(Match.objects.filter(stage__tournament=tournament, status=Match.Status.FINISHED)
                     .exclude(entry0=None).exclude(entry1=None)
@@ -276,6 +287,6 @@ def print_job_download(request: HttpRequest, job_id: int) -> HttpResponse:
         raise Http404(_("The file is not ready."))
     response = FileResponse(job.file.open("rb"), content_type="application/pdf",
                             as_attachment=request.GET.get("inline") != "1",
-                            filename=docs.slugify(job.title)[:80] + ".pdf" if job.title else "document.pdf")
+                            filename=(slugify(job.title)[:80] or job.kind) + ".pdf")
     response["Cache-Control"] = "private, no-store"
     return response

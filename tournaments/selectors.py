@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.i18n import core_lang
 from tournaments.brackets import round_name
@@ -80,14 +81,18 @@ class StandingRow:
         return self.entry.name
 
 
-def elimination_standings(tournament: Tournament) -> list[StandingRow]:
+def elimination_standings(tournament: Tournament, stage: Stage | None = None) -> list[StandingRow]:
     """Standings of an elimination: furthest round reached, then match wins, then level difference
     (级差: the sum over finished matches of own level minus the opponent's at the match's end).
     Rows equal on all three share a rank ("1224"). Two queries whatever the size."""
     entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("team", "player"))
+    matches_qs = Match.objects.filter(stage=stage) if stage is not None else Match.objects.filter(
+        stage__tournament=tournament, stage__format__in=["single_elimination", "double_elimination"])
+    matches = list(matches_qs.select_related("round").order_by("round__number", "position"))
+    if stage is not None and stage.source_stage_id:
+        playing = {m.entry0_id for m in matches} | {m.entry1_id for m in matches}
+        entries = [e for e in entries if e.pk in playing]
     rows = {e.pk: StandingRow(entry=e) for e in entries}
-    matches = list(Match.objects.filter(stage__tournament=tournament).select_related("round")
-                   .order_by("round__number", "position"))
     for m in matches:
         for side, entry_id in ((0, m.entry0_id), (1, m.entry1_id)):
             row = rows.get(entry_id) if entry_id else None
@@ -213,3 +218,83 @@ def next_dealer_preview(match: Match) -> dict[str, Any] | None:
     return {"dealer": dealer, "dealer_side": side, "level": state["levels"][side],
             "label": _("Seat %(seat)s deals; side %(side)s plays its level %(level)s.")
             % {"seat": dealer, "side": side, "level": state["levels"][side]}}
+
+
+@dataclass
+class TableRow:
+    """One row of a stage's standings: rank (shared on a tie), the entry, and every column's value."""
+
+    rank: int
+    entry: Entry
+    values: dict[str, Any]
+    shared: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    def __getitem__(self, key: str) -> Any:
+        if key in ("rank", "name"):
+            return getattr(self, key)
+        return self.values.get(key)
+
+
+@dataclass
+class StandingsTable:
+    stage: Stage
+    columns: list[tuple[str, str]]
+    rows: list[Any]
+    kind: str  # "elimination", "matches" (Swiss, round robin) or "tables" (red five, Yongzhou)
+
+
+COLUMN_LABELS = {
+    "match_wins": gettext_lazy("Match points"), "wins": gettext_lazy("Wins"), "level_difference": gettext_lazy("Level diff."),
+    "head_to_head": gettext_lazy("Head-to-head"), "buchholz": gettext_lazy("Buchholz"), "sonneborn_berger": gettext_lazy("Sonneborn–Berger"),
+    "game_points": gettext_lazy("Game points"), "net": gettext_lazy("Net"), "average": gettext_lazy("Average"), "hands_won": gettext_lazy("Hands won"),
+    "tables": gettext_lazy("Tables"), "played": gettext_lazy("Played"), "losses": gettext_lazy("Lost"), "draws": gettext_lazy("Drawn"), "byes": gettext_lazy("Byes"),
+}
+
+
+def stage_standings(stage: Stage) -> StandingsTable:
+    """The standings of one stage in its format's metric with its ordered tiebreaks."""
+    from tournaments import tiebreaks
+    from tournaments.services.formats import match_results, table_results
+
+    tournament = stage.tournament
+    if stage.format in (Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION):
+        rows = elimination_standings(tournament, stage)
+        columns = [(k, str(COLUMN_LABELS.get(k, k))) for k in ("played", "wins", "losses", "level_difference")]
+        return StandingsTable(stage, columns, rows, "elimination")
+    entries = {e.pk: e for e in tournament.entries.select_related("team", "player")}
+    active = [pk for pk, e in entries.items() if e.status == Entry.Status.ACTIVE]
+    active.sort(key=lambda pk: (entries[pk].seed or 10**6, pk))
+    if stage.format == Stage.Format.TABLE_ROUNDS:
+        metric = "net" if tournament.variant == "yongzhou-300" else "game_points"
+        order = list(stage.tiebreaks or [metric, "average", "hands_won"])
+        if "game_points" in order and metric == "net":
+            order[order.index("game_points")] = "net"
+        results, sit_outs = table_results(stage)
+        raw = tiebreaks.individual_standings(active, results, sit_outs=sit_outs, tiebreaks=order)
+        extra = ["tables"]
+        kind = "tables"
+    else:
+        order = list(stage.tiebreaks or tiebreaks.DEFAULT_PARTNERSHIP)
+        results, byes = match_results(stage)
+        raw = tiebreaks.standings(active, results, byes=byes, tiebreaks=order)
+        extra = ["played", "wins", "draws", "losses"]
+        kind = "matches"
+    rows = []
+    for r in raw:
+        values = dict(r.values)
+        for key in extra:
+            values[key] = r.record.get(key, values.get(key))
+        rows.append(TableRow(rank=r.rank, entry=entries[r.entry], values=values, shared=r.shared))
+    keys = [k for k in extra if k not in order] + order
+    columns = [(k, str(COLUMN_LABELS.get(k, k))) for k in keys]
+    return StandingsTable(stage, columns, rows, kind)
+
+
+def tournament_standings(tournament: Tournament) -> list[StandingsTable]:
+    """Every started stage's standings, the latest stage first."""
+    stages = tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-number")
+    return [stage_standings(stage) for stage in stages]

@@ -48,6 +48,7 @@ True
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
@@ -234,7 +235,9 @@ def draw_round(
             w = _PAIR_WEIGHT * c * c + (_DUE_WEIGHT if a_due and first_count[seated[b]] == due else 0)
             if w:
                 weight[a][b] = weight[b][a] = w
-    slot_cost = [[_SMALL_WEIGHT * small_count[seated[a]] if size < 4 else 0 for size in plan.sizes] for a in range(m)]
+    slot_cost = [
+        [_SMALL_WEIGHT * small_count[seated[a]] if size < 4 else 0 for size in plan.sizes] for a in range(m)
+    ]
     # A lower bound of the cost, to stop searching once it is reached: no repeated pair, the players
     # due to bid first spread evenly, the 3-table seats to those who sat at one least often.
     k = len(plan.sizes)
@@ -326,7 +329,10 @@ def _partition(
         members[best_t].append(p)
 
     # conf[p][t]: what p would pay at table t (its weight to t's members, itself excluded, + slot cost)
-    conf = [[sum(weight[p][q] for q in members[t] if q != p) + slot_cost[p][t] for t in range(k)] for p in range(m)]
+    conf = [
+        [sum(weight[p][q] for q in members[t] if q != p) + slot_cost[p][t] for t in range(k)]
+        for p in range(m)
+    ]
 
     def total() -> int:  # each pair is in both members' conf: count it once
         slots = sum(slot_cost[p][table[p]] for p in range(m))
@@ -362,8 +368,9 @@ def _partition(
                     ties += 1
                     if rng.randrange(ties) == 0:
                         move = (a, b)
-        if move is None:
-            break
+        if move is None:  # every move is tabu (few tables): forget them
+            tabu.clear()
+            continue
         a, b = move
         ta, tb = table[a], table[b]
         tabu[(a, ta)] = it + 3 + rng.randrange(8)
@@ -424,7 +431,7 @@ def _next_round_cost(
     weight = [row[:] for row in pair_only]
     for g in groups:
         for a, b in itertools.combinations(g, 2):
-            c = weight[a][b] // _PAIR_WEIGHT + 1
+            c = math.isqrt(weight[a][b] // _PAIR_WEIGHT) + 1  # meetings so far, plus this one
             weight[a][b] = weight[b][a] = _PAIR_WEIGHT * c * c
     return _partition(weight, no_slots, sizes, rng, effort)[1]
 

@@ -276,7 +276,9 @@ def standings(
     wins: dict[T, Fraction] = defaultdict(Fraction)
     gap: dict[T, Fraction] = defaultdict(Fraction)
     record: dict[T, dict[str, int]] = defaultdict(
-        lambda: dict.fromkeys(("played", "wins", "draws", "losses", "byes", "forfeit_wins", "forfeit_losses"), 0)
+        lambda: dict.fromkeys(
+            ("played", "wins", "draws", "losses", "byes", "forfeit_wins", "forfeit_losses"), 0
+        )
     )
     # (opponent or None for a virtual one, the entry's result in that match)
     faced: dict[T, list[tuple[T | None, Fraction]]] = defaultdict(list)
@@ -366,7 +368,9 @@ def individual_standings(
     hands: dict[T, Fraction] = defaultdict(Fraction)
     record: dict[T, dict[str, int]] = defaultdict(lambda: {"tables": 0, "sit_outs": 0})
     for t in tables:
-        if len(t.points) != len(t.players) or (t.hands_won is not None and len(t.hands_won) != len(t.players)):
+        if len(t.points) != len(t.players) or (
+            t.hands_won is not None and len(t.hands_won) != len(t.players)
+        ):
             raise TiebreakError("A table result needs one figure per player.")
         if len(set(t.players)) != len(t.players):
             raise TiebreakError("A player appears twice at one table.")
@@ -381,7 +385,9 @@ def individual_standings(
     static: dict[str, dict[T, Fraction]] = {
         "game_points": total,
         "net": total,
-        "average": {p: points[p] / record[p]["tables"] if record[p]["tables"] else Fraction(0) for p in items},
+        "average": {
+            p: points[p] / record[p]["tables"] if record[p]["tables"] else Fraction(0) for p in items
+        },
         "hands_won": {p: hands[p] for p in items},
         "tables": {p: Fraction(record[p]["tables"]) for p in items},
     }

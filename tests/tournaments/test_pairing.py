@@ -27,6 +27,7 @@ from tournaments.pairing import (
     qualifiers,
     recommended_rounds,
     round_robin,
+    swiss_entries,
     swiss_pairings,
 )
 from tournaments.tiebreaks import MatchResult, standings
@@ -110,7 +111,8 @@ def simulate(n: int, rounds: int, seed: int) -> tuple[list[SwissRound[int]], lis
     entries: list[SwissEntry[int]] = []
     for _ in range(rounds):
         entries = [
-            SwissEntry(i, score[i], frozenset(opp[i]), byes[i], float(2000 - i), tuple(sides[i])) for i in range(n)
+            SwissEntry(i, score[i], frozenset(opp[i]), byes[i], float(2000 - i), tuple(sides[i]))
+            for i in range(n)
         ]
         r = swiss_pairings(entries)
         check_round(entries, r)
@@ -149,7 +151,12 @@ def test_round_one_sides_alternate_by_board() -> None:
 
 
 def test_rating_orders_within_a_score() -> None:
-    entries = [SwissEntry("a", rating=1500), SwissEntry("b", rating=1900), SwissEntry("c"), SwissEntry("d", rating=1700)]
+    entries = [
+        SwissEntry("a", rating=1500),
+        SwissEntry("b", rating=1900),
+        SwissEntry("c"),
+        SwissEntry("d", rating=1700),
+    ]
     r = swiss_pairings(entries)  # ranked b, d, a, c
     assert {frozenset(p) for p in r.pairings} == {frozenset("ba"), frozenset("dc")}
 
@@ -163,7 +170,12 @@ def test_odd_group_floats_its_lowest_entry_to_the_top_of_the_next_group() -> Non
 
 
 def test_rematch_avoided_by_the_next_best_opponent() -> None:
-    entries = [SwissEntry(1, opponents=frozenset({3})), SwissEntry(2), SwissEntry(3, opponents=frozenset({1})), SwissEntry(4)]
+    entries = [
+        SwissEntry(1, opponents=frozenset({3})),
+        SwissEntry(2),
+        SwissEntry(3, opponents=frozenset({1})),
+        SwissEntry(4),
+    ]
     r = swiss_pairings(entries)
     assert {frozenset(p) for p in r.pairings} == {frozenset({1, 4}), frozenset({2, 3})}
 
@@ -191,9 +203,21 @@ def test_unavoidable_rematches_are_as_few_as_possible_and_listed() -> None:
 
 
 def test_bye_goes_to_the_lowest_ranked_entry_without_one() -> None:
-    entries = [SwissEntry("a", 1), SwissEntry("b", 1), SwissEntry("c", 0), SwissEntry("d", 0, byes=1), SwissEntry("e", 0)]
+    entries = [
+        SwissEntry("a", 1),
+        SwissEntry("b", 1),
+        SwissEntry("c", 0),
+        SwissEntry("d", 0, byes=1),
+        SwissEntry("e", 0),
+    ]
     assert swiss_pairings(entries).bye == "e"
-    entries = [SwissEntry("a", 1), SwissEntry("b", 1), SwissEntry("c", 0), SwissEntry("d", 0), SwissEntry("e", 0, byes=1)]
+    entries = [
+        SwissEntry("a", 1),
+        SwissEntry("b", 1),
+        SwissEntry("c", 0),
+        SwissEntry("d", 0),
+        SwissEntry("e", 0, byes=1),
+    ]
     assert swiss_pairings(entries).bye == "d"
 
 
@@ -212,7 +236,10 @@ def test_everybody_had_a_bye_then_the_fewest_byes_decide() -> None:
 
 
 def test_sides_balance_the_history() -> None:
-    entries = [SwissEntry("a", 1, frozenset("x"), sides=(0, 0)), SwissEntry("b", 1, frozenset("y"), sides=(1, 0))]
+    entries = [
+        SwissEntry("a", 1, frozenset("x"), sides=(0, 0)),
+        SwissEntry("b", 1, frozenset("y"), sides=(1, 0)),
+    ]
     assert swiss_pairings(entries).pairings == (("b", "a"),)
     entries = [SwissEntry("a", 1, sides=(0, 1)), SwissEntry("b", 1, sides=(1, 0))]
     assert swiss_pairings(entries).pairings == (("a", "b"),)  # b played side 0 last
@@ -231,7 +258,9 @@ def test_same_input_same_pairing() -> None:
     assert swiss_pairings(entries) == swiss_pairings(list(entries))
 
 
-@pytest.mark.parametrize(("n", "expected"), [(1, 0), (2, 1), (3, 2), (4, 2), (5, 3), (16, 4), (17, 5), (200, 8)])
+@pytest.mark.parametrize(
+    ("n", "expected"), [(1, 0), (2, 1), (3, 2), (4, 2), (5, 3), (16, 4), (17, 5), (200, 8)]
+)
 def test_recommended_rounds(n: int, expected: int) -> None:
     assert recommended_rounds(n) == expected
 
@@ -342,6 +371,42 @@ def test_pairing_with_standings_scores() -> None:
     assert r.bye == "b"  # the lowest-ranked without a bye
     # a v e would leave c v d, a rematch: a takes c, the top of the next group
     assert r.pairings == (("a", "c"), ("d", "e")) and r.rematches == ()
+
+
+def test_swiss_entries_from_results() -> None:
+    results = [
+        MatchResult(("a", "b"), 0),
+        MatchResult(("c", "d"), None),
+        MatchResult(("e", "a"), 1, forfeit=True),
+        MatchResult(("gone", "b"), 1),
+    ]
+    es = {e.id: e for e in swiss_entries("abcde", results, byes=["c"], ratings={"a": 1800.0})}
+    assert {k: e.score for k, e in es.items()} == {"a": 2, "b": 1, "c": 1.5, "d": 0.5, "e": 0}
+    assert es["a"].opponents == frozenset("b") and es["e"].opponents == frozenset()
+    assert es["b"].opponents == frozenset({"a", "gone"})
+    assert (es["a"].byes, es["c"].byes, es["e"].byes) == (1, 1, 0)  # a's forfeit win counts as a bye
+    assert (es["a"].sides, es["b"].sides, es["d"].sides) == ((0,), (1, 1), (1,))
+    assert es["a"].rating == 1800.0 and es["b"].rating is None
+    strict = swiss_entries("ae", results, forfeits_are_meetings=True)
+    assert strict[0].opponents == frozenset("be") and strict[1].opponents == frozenset("a")
+    with pytest.raises(PairingError):
+        swiss_entries("aa")
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.integers(2, 30), st.integers(0, 10**6))
+def test_swiss_entries_round_trip_through_a_stage(n: int, seed: int) -> None:
+    """Pair from results, play, record results, pair again: never a rematch for (n - 2) // 2 rounds."""
+    rng = random.Random(seed)
+    ids = [f"t{i}" for i in range(n)]
+    results: list[MatchResult[str]] = []
+    byes: list[str] = []
+    for _ in range(min(max(1, (n - 2) // 2), 6)):
+        r = swiss_pairings(swiss_entries(ids, results, byes=byes))
+        assert r.rematches == ()
+        results += [MatchResult(p, rng.choice([0, 1, None])) for p in r.pairings]
+        byes += [r.bye] if r.bye is not None else []
+    assert len(set(byes)) == len(byes)
 
 
 # ------------------------------------------------------------------------------------ round robin

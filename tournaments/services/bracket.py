@@ -189,7 +189,7 @@ def match_finished(*, match: Match, actor: Actor) -> None:
 
 
 def _maybe_finish_stage(stage: Stage, actor: Actor) -> None:
-    open_matches = (stage.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.VOID]).exists()
+    open_matches = (stage.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.VOID, Match.Status.BYE]).exists()
                     or stage.matches.filter(status=Match.Status.FINISHED, confirmed_at__isnull=True).exists()
                     or (stage.rounds_planned is not None and stage.rounds.count() < stage.rounds_planned))
     stage_status = Stage.Status.RUNNING if open_matches else Stage.Status.FINISHED

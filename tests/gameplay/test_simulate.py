@@ -1,0 +1,76 @@
+"""Simulation: seeded runs, the summary, the ``simulate`` command, and Celery fan-out via a real worker."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from gameplay.simulate import simulate_hand, simulate_hands, simulate_match, summarize
+
+
+def test_runs_are_reproducible_and_independent_of_chunking() -> None:
+    whole = simulate_hands("tractor", 3, 0, 6, ["heuristic", "random"])
+    parts = simulate_hands("tractor", 3, 0, 2, ["heuristic", "random"]) + simulate_hands(
+        "tractor", 3, 2, 4, ["heuristic", "random"])
+    assert whole == parts
+    assert simulate_hand("red-five", 3, 1, ["random"]) == simulate_hand("red-five", 3, 1, ["random"])
+
+
+def test_summary_lines_per_variant() -> None:
+    for variant, kw in (("tractor", {}), ("red-five", {"decks": 3}), ("yongzhou-300", {"players": 3})):
+        recs = simulate_hands(variant, 1, 0, 4, ["heuristic", "random"], **kw)
+        text = "\n".join(summarize(variant, recs, 0.5).lines())
+        assert "4 hands" in text and "average tricks" in text and "heuristic" in text
+
+
+def test_match_runs_to_a_winner() -> None:
+    m = simulate_match("tractor", 1, 0, ["heuristic", "random"])
+    assert m["winner"] in (0, 1) and m["hands"] >= 3 and "J" in m["levels"] or m["winner"] is not None
+
+
+def test_command_prints_the_summary_in_process(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    log = tmp_path / "hands.jsonl"
+    call_command("simulate", "--variant", "tractor", "--hands", "12", "--seed", "7", "--bots", "heuristic,random",
+                 "--jobs", "3", "--log", str(log), stdout=out, stderr=err)
+    text = out.getvalue()
+    assert "run in-process" in text and "12 hands" in text and "level changes" in text
+    assert "/s)" in text and "12/12" in err.getvalue()
+    lines = log.read_text("utf-8").splitlines()
+    assert len(lines) == 12
+    from gameplay.hand import replay
+
+    assert replay(json.loads(lines[0])).finished
+
+
+def test_command_match_and_errors() -> None:
+    out = io.StringIO()
+    call_command("simulate", "--variant", "tractor", "--hands", "2", "--match", "--no-progress", stdout=out)
+    assert "hands per match: mean" in out.getvalue()
+    with pytest.raises(CommandError):
+        call_command("simulate", "--variant", "red-five", "--hands", "2", "--match", stdout=io.StringIO())
+    with pytest.raises(CommandError):
+        call_command("simulate", "--bots", "clever", "--hands", "2", stdout=io.StringIO())
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_fan_out_through_a_real_worker(celery_worker: Any) -> None:
+    from config.celery_app import app
+
+    assert app.conf.task_always_eager is False
+    out = io.StringIO()
+    call_command("simulate", "--variant", "red-five", "--hands", "8", "--seed", "5", "--bots", "heuristic,random",
+                 "--jobs", "2", "--no-progress", stdout=out)
+    text = out.getvalue()
+    assert "2 Celery tasks" in text and "8 hands" in text
+    local = simulate_hands("red-five", 5, 0, 8, ["heuristic", "random"])
+    from gameplay.tasks import simulate_chunk
+
+    remote = simulate_chunk.delay("red-five", 5, 8, ["heuristic", "random"]).get(timeout=60)
+    assert remote["records"] == json.loads(json.dumps(local))

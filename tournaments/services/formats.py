@@ -1,0 +1,362 @@
+"""Stages in other formats (issue 6): Swiss, round robin, individual table rounds for red five and
+Yongzhou, and a knockout fed by a qualifying stage. Pairings and draws come from the pure modules
+:mod:`tournaments.pairing` and :mod:`tournaments.tables`; standings from :mod:`tournaments.tiebreaks`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments import pairing, tables, tiebreaks
+from tournaments.errors import ServiceError
+from tournaments.models import Entry, Match, Round, Stage, TableSeat, Tournament
+from tournaments.services.common import Actor, audit
+from tournaments.services.setup import require_organizer
+
+PARTNERSHIP_FORMATS = {Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION, Stage.Format.SWISS,
+                       Stage.Format.ROUND_ROBIN}
+ELIMINATION_FORMATS = {Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION}
+INDIVIDUAL_DEFAULT_HANDS = 8
+
+
+def stage_create(*, tournament: Tournament, actor: Actor, format: str, name: str = "", rounds: int | None = None,
+                 hands_per_table: int | None = None, tiebreaks_order: Sequence[str] | None = None,
+                 qualifiers: int | None = None, source_stage: Stage | None = None, third_place: bool = False,
+                 grand_final: str = "single", seeding: str = "rating") -> Stage:
+    """Add a stage to a tournament (before it starts, or after the stage it qualifies from)."""
+    require_organizer(actor, tournament)
+    if format not in Stage.Format.values:
+        raise ServiceError.one("format", _("Unknown format."))
+    if tournament.is_partnership and format not in PARTNERSHIP_FORMATS:
+        raise ServiceError.one("format", _("Partnership variants play elimination, Swiss or round robin stages."))
+    if not tournament.is_partnership and format != Stage.Format.TABLE_ROUNDS:
+        raise ServiceError.one("format", _("Red five and Yongzhou are played in individual table rounds."))
+    if format in (Stage.Format.SWISS, Stage.Format.TABLE_ROUNDS) and (rounds is None or not 1 <= rounds <= 50):
+        raise ServiceError.one("rounds", _("Say how many rounds (1 to 50)."))
+    if format == Stage.Format.TABLE_ROUNDS and hands_per_table is not None and not 1 <= hands_per_table <= 100:
+        raise ServiceError.one("hands_per_table", _("Hands per table: 1 to 100."))
+    allowed = tiebreaks.INDIVIDUAL_TIEBREAKS if format == Stage.Format.TABLE_ROUNDS else tiebreaks.PARTNERSHIP_TIEBREAKS
+    order = list(tiebreaks_order or [])
+    bad = [t for t in order if t not in allowed]
+    if bad or len(set(order)) != len(order):
+        raise ServiceError.one("tiebreaks", _("Tiebreaks are an ordered list without repeats of: %(allowed)s.")
+                               % {"allowed": ", ".join(allowed)})
+    if qualifiers is not None and qualifiers < 2:
+        raise ServiceError.one("qualifiers", _("At least two entries qualify."))
+    if source_stage is not None and (source_stage.tournament_id != tournament.pk
+                                     or format not in ELIMINATION_FORMATS):
+        raise ServiceError.one("source_stage", _("A knockout of this tournament qualifies from an earlier stage."))
+    with transaction.atomic():
+        stage = Stage.objects.create(
+            tournament=tournament, number=tournament.stages.count() + 1,
+            name=name or Stage.Format(format).label.capitalize(), format=format, seeding=seeding,
+            rounds_planned=rounds if format in (Stage.Format.SWISS, Stage.Format.TABLE_ROUNDS) else None,
+            hands_per_table=(hands_per_table or INDIVIDUAL_DEFAULT_HANDS) if format == Stage.Format.TABLE_ROUNDS else None,
+            tiebreaks=order, qualifiers=qualifiers, source_stage=source_stage, third_place=third_place,
+            grand_final=grand_final,
+        )
+        audit(actor=actor, action="stage.create", tournament=tournament, target=f"stage:{stage.pk}",
+              data={"format": format, "rounds": rounds, "tiebreaks": order, "qualifiers": qualifiers})
+        return stage
+
+
+def _active_entries(tournament: Tournament) -> list[Entry]:
+    entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("team", "player")
+                   .order_by("seed", "id"))
+    if any(e.checked_in_at for e in entries):
+        absent = [e for e in entries if e.checked_in_at is None]
+        Entry.objects.filter(pk__in=[e.pk for e in absent]).update(status=Entry.Status.WITHDRAWN)
+        entries = [e for e in entries if e.checked_in_at is not None]
+    return entries
+
+
+def stage_start(*, stage: Stage, actor: Actor, random_seed: int | None = None) -> Stage:
+    """Start a pending stage: round 1 of a Swiss, every round of a round robin, the first draw of
+    table rounds, or the bracket of a knockout fed by the qualifiers of its source stage."""
+    from tournaments.services.bracket import build_elimination, seeded_entries
+
+    tournament = stage.tournament
+    require_organizer(actor, tournament)
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().get(pk=stage.pk)
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if stage.status != Stage.Status.PENDING:
+            raise ServiceError.one("stage", _("This stage has already started."))
+        earlier = tournament.stages.filter(number__lt=stage.number).exclude(status=Stage.Status.FINISHED)
+        if earlier.exists():
+            raise ServiceError.one("stage", _("Finish the earlier stages first."))
+        if random_seed is None:
+            random_seed = random.SystemRandom().randrange(2**31)
+        stage.random_seed = random_seed
+        if stage.source_stage_id:
+            order = qualified_entries(stage.source_stage)  # type: ignore[arg-type]
+        else:
+            entries = _active_entries(tournament)
+            if len(entries) < 2:
+                raise ServiceError.one("entries", _("A stage needs at least two entries."))
+            order = [e.pk for e in entries]
+        if stage.format in ELIMINATION_FORMATS:
+            if not stage.source_stage_id:
+                order, _seed = seeded_entries(list(Entry.objects.filter(pk__in=order)), stage.seeding, random_seed)
+            build_elimination(stage, order)
+        elif stage.format == Stage.Format.ROUND_ROBIN:
+            _build_round_robin(stage, order)
+        elif stage.format == Stage.Format.SWISS:
+            _pair_swiss_round(stage, order, 1)
+        else:
+            _draw_table_round(stage, order, 1)
+        stage.status = Stage.Status.RUNNING
+        stage.save()
+        if tournament.status != Tournament.Status.RUNNING:
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status", "updated_at"])
+        audit(actor=actor, action="stage.start", tournament=tournament, target=f"stage:{stage.pk}",
+              data={"format": stage.format, "random_seed": random_seed, "entries": order})
+        return stage
+
+
+def qualified_entries(source: Stage) -> list[int]:
+    """The top ``qualifiers`` of a finished stage, in rank order (ties at the cut by rank order)."""
+    from tournaments.selectors import stage_standings
+
+    if source.status != Stage.Status.FINISHED:
+        raise ServiceError.one("source_stage", _("The qualifying stage is not finished yet."))
+    table = stage_standings(source)
+    count = source.qualifiers or len(table.rows)
+    chosen = pairing.qualifiers(table.rows, count, ties="order")
+    return [entry.pk for entry in chosen.qualified]
+
+
+def _new_round(stage: Stage, number: int) -> Round:
+    return Round.objects.create(stage=stage, number=number, name=_("Round %(n)s") % {"n": number})
+
+
+def _build_round_robin(stage: Stage, order: list[int]) -> None:
+    for rr in pairing.round_robin(order):
+        rnd = _new_round(stage, rr.number)
+        for board, (a, b) in enumerate(rr.pairings, start=1):
+            Match.objects.create(stage=stage, round=rnd, key=f"RR{rr.number}-{board}", section="round_robin",
+                                 position=board, table=board, entry0_id=a, entry1_id=b, status=Match.Status.READY)
+        if rr.bye is not None:
+            _bye(stage, rnd, rr.bye, len(rr.pairings) + 1, "RR")
+
+
+def _bye(stage: Stage, rnd: Round, entry_id: int, position: int, prefix: str) -> None:
+    now = timezone.now()
+    Match.objects.create(stage=stage, round=rnd, key=f"{prefix}{rnd.number}-BYE", section="bye", position=position,
+                         entry0_id=entry_id, status=Match.Status.BYE, winner_side=0, confirmed_at=now,
+                         finished_at=now)
+
+
+def match_results(stage: Stage) -> tuple[list[tiebreaks.MatchResult[int]], list[int]]:
+    """Final results of a stage's matches (in round order) and its byes, for pairing and standings."""
+    from tournaments.models import Adjustment
+    from tournaments.selectors import level_index
+
+    forfeits = set(Adjustment.objects.filter(match__stage=stage, kind="forfeit").values_list("match_id", flat=True))
+    results: list[tiebreaks.MatchResult[int]] = []
+    byes: list[int] = []
+    for m in stage.matches.select_related("round").order_by("round__number", "position"):
+        if m.status == Match.Status.BYE and m.entry0_id:
+            byes.append(m.entry0_id)
+            continue
+        if m.status != Match.Status.FINISHED or m.confirmed_at is None or not (m.entry0_id and m.entry1_id):
+            continue
+        levels = (m.state or {}).get("levels") or ["2", "2"]
+        results.append(tiebreaks.MatchResult(
+            sides=(m.entry0_id, m.entry1_id), winner=None if m.is_draw else m.winner_side,
+            level_gap=level_index(levels[0]) - level_index(levels[1]), forfeit=m.pk in forfeits))
+    return results, byes
+
+
+def outstanding(stage: Stage) -> list[Match]:
+    """Matches of the current round still without a final (confirmed) result."""
+    return list(stage.matches.select_related("round").exclude(status__in=[Match.Status.BYE, Match.Status.VOID])
+                .filter(confirmed_at__isnull=True).order_by("round__number", "position"))
+
+
+def _pair_swiss_round(stage: Stage, order: list[int], number: int) -> Round:
+    results, byes = match_results(stage)
+    ratings = {e.pk: float(e.rating) for e in Entry.objects.filter(pk__in=order).select_related("team", "player")
+               if e.rating is not None}
+    entries = pairing.swiss_entries(order, results, byes=byes, ratings=ratings)
+    paired = pairing.swiss_pairings(entries)
+    rnd = _new_round(stage, number)
+    for board, (a, b) in enumerate(paired.pairings, start=1):
+        Match.objects.create(stage=stage, round=rnd, key=f"S{number}-{board}", section="swiss", position=board,
+                             table=board, entry0_id=a, entry1_id=b, status=Match.Status.READY)
+    if paired.bye is not None:
+        _bye(stage, rnd, paired.bye, len(paired.pairings) + 1, "S")
+    return rnd
+
+
+def swiss_next_round(*, stage: Stage, actor: Actor, override: bool = False) -> Round:
+    """Pair the next Swiss round from the final results. Refused while results are outstanding,
+    unless the organizer overrides (those matches then count as not played for this pairing)."""
+    require_organizer(actor, stage.tournament)
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().get(pk=stage.pk)
+        if stage.format != Stage.Format.SWISS or stage.status != Stage.Status.RUNNING:
+            raise ServiceError.one("stage", _("This is not a running Swiss stage."))
+        done = stage.rounds.count()
+        if stage.rounds_planned is not None and done >= stage.rounds_planned:
+            raise ServiceError.one("stage", _("All %(n)s rounds have been paired.") % {"n": stage.rounds_planned})
+        waiting = outstanding(stage)
+        if waiting and not override:
+            raise ServiceError.one("stage", _("Results are outstanding at: %(tables)s. Wait for them, or override.")
+                                   % {"tables": ", ".join(m.key for m in waiting)})
+        order = [e.pk for e in stage.tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed", "id")]
+        rnd = _pair_swiss_round(stage, order, done + 1)
+        audit(actor=actor, action="swiss.pair", tournament=stage.tournament, target=f"stage:{stage.pk}",
+              data={"round": rnd.number, "override": override, "outstanding": [m.key for m in waiting]})
+        return rnd
+
+
+# --------------------------------------------------------------------------- individual table rounds
+
+
+def _previous_rounds(stage: Stage) -> list[tables.TableRound[int]]:
+    rounds = []
+    for rnd in stage.rounds.order_by("number").prefetch_related("matches__seats"):
+        drawn = []
+        sit_outs = list((rnd.stage.settings.get("sit_outs") or {}).get(str(rnd.number), []))
+        for m in sorted(rnd.matches.all(), key=lambda m: m.position):
+            seats = sorted(m.seats.all(), key=lambda s: s.seat)
+            if seats:
+                drawn.append(tables.Table(m.position, tuple(s.entry_id for s in seats),
+                                          int((m.state or {}).get("first", 0))))
+        rounds.append(tables.TableRound(tuple(drawn), tuple(sit_outs)))
+    return rounds
+
+
+def _draw_table_round(stage: Stage, order: list[int], number: int) -> Round:
+    tournament = stage.tournament
+    rng = random.Random(f"{stage.random_seed}:{number}")
+    try:
+        drawn = tables.draw_round(order, tournament.variant, rng=rng, previous=_previous_rounds(stage))
+    except tables.DrawError as exc:
+        raise ServiceError.one("entries", str(exc)) from exc
+    rnd = _new_round(stage, number)
+    for table in drawn.tables:
+        m = Match.objects.create(stage=stage, round=rnd, key=f"T{number}-{table.number}", section="table",
+                                 position=table.number, table=table.number, status=Match.Status.READY,
+                                 state={"first": table.first, "dealer": table.first, "players": len(table.seats)})
+        TableSeat.objects.bulk_create([TableSeat(match=m, seat=i, entry_id=e) for i, e in enumerate(table.seats)])
+    settings = dict(stage.settings or {})
+    settings.setdefault("sit_outs", {})[str(number)] = list(drawn.sit_outs)
+    stage.settings = settings
+    stage.save(update_fields=["settings", "updated_at"])
+    return rnd
+
+
+def table_round_draw(*, stage: Stage, actor: Actor, override: bool = False) -> Round:
+    """Draw the next table round (red five, Yongzhou), avoiding repeated table-mates."""
+    require_organizer(actor, stage.tournament)
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().get(pk=stage.pk)
+        if stage.format != Stage.Format.TABLE_ROUNDS or stage.status != Stage.Status.RUNNING:
+            raise ServiceError.one("stage", _("This is not a running stage of table rounds."))
+        done = stage.rounds.count()
+        if stage.rounds_planned is not None and done >= stage.rounds_planned:
+            raise ServiceError.one("stage", _("All %(n)s rounds have been drawn.") % {"n": stage.rounds_planned})
+        waiting = outstanding(stage)
+        if waiting and not override:
+            raise ServiceError.one("stage", _("Tables still playing: %(tables)s.")
+                                   % {"tables": ", ".join(m.key for m in waiting)})
+        order = [e.pk for e in stage.tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("id")]
+        rnd = _draw_table_round(stage, order, done + 1)
+        audit(actor=actor, action="tables.draw", tournament=stage.tournament, target=f"stage:{stage.pk}",
+              data={"round": rnd.number})
+        return rnd
+
+
+def table_hand_payload(match: Match, outcome: Mapping[str, Any]) -> dict[str, Any]:
+    """The scoring request for one hand at an individual table."""
+    from scoring.rules import split_options
+
+    tournament = match.stage.tournament
+    payload: dict[str, Any] = {"variant": tournament.variant, "options": split_options(tournament.options or {})[0],
+                               "outcome": dict(outcome)}
+    if tournament.variant == "red-five":
+        payload["decks"] = tournament.decks
+    else:
+        payload["players"] = int((match.state or {}).get("players") or tournament.players_per_table)
+    return payload
+
+
+def table_hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, actor: Actor) -> Any:
+    """Record one hand at an individual table through scoring; the table is finished after the
+    stage's number of hands."""
+    from config.i18n import core_lang
+    from scoring.api import score_hand_request
+    from scoring.errors import ScoringInputError
+    from tournaments.models import HandRecord
+    from tournaments.services.hands import HandOutcome, _check_version, _lock
+
+    if not isinstance(outcome, Mapping):
+        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
+    with transaction.atomic():
+        match = _lock(match_id)
+        _check_version(match, version)
+        if match.stage.format != Stage.Format.TABLE_ROUNDS or match.status in (Match.Status.FINISHED,):
+            raise ServiceError.one("match", _("This table is not taking hands."))
+        if match.stage.tournament.status != Tournament.Status.RUNNING:
+            raise ServiceError.one("match", _("The tournament is not running."))
+        try:
+            result = score_hand_request(table_hand_payload(match, outcome), lang=core_lang())
+        except ScoringInputError as exc:
+            raise ServiceError(exc.field_errors) from exc
+        state = dict(match.state or {})
+        if match.stage.tournament.variant == "red-five":
+            dealer = int(outcome["dealer"])
+        else:
+            dealer = int(state.get("dealer", 0))
+            state["dealer"] = result["next_dealer"]
+        totals = list(state.get("totals") or [0] * int(state.get("players") or 4))
+        key = "game_points" if "game_points" in result else "net"
+        totals = [a + b for a, b in zip(totals, result[key], strict=True)]
+        state["totals"] = totals
+        hand = HandRecord.objects.create(match=match, number=match.hands_played + 1, dealer=dealer,
+                                         trump=str(outcome.get("trump") or ""), outcome=dict(outcome), result=result,
+                                         entered_by=actor.user_or_none, entered_via=actor.via)
+        match.hands_played += 1
+        match.state = state
+        match.started_at = match.started_at or timezone.now()
+        if match.hands_played >= (match.stage.hands_per_table or INDIVIDUAL_DEFAULT_HANDS):
+            match.status = Match.Status.FINISHED
+            match.finished_at = timezone.now()
+            if not match.stage.tournament.require_confirmation:
+                match.confirmed_at = match.finished_at
+        else:
+            match.status = Match.Status.PLAYING
+        match.version += 1
+        match.save()
+        audit(actor=actor, action="table.hand", tournament=match.stage.tournament, target=f"match:{match.pk}",
+              data={"number": hand.number, "outcome": hand.outcome, "result": result})
+        if match.status == Match.Status.FINISHED:
+            from tournaments.services.bracket import after_result
+
+            after_result(match=match, actor=actor)
+        return HandOutcome(hand, result, match)
+
+
+def table_results(stage: Stage) -> tuple[list[tiebreaks.TableResult[int]], list[int]]:
+    """Finished (final) tables and sit-outs of a stage of table rounds, for the standings."""
+    out: list[tiebreaks.TableResult[int]] = []
+    for m in stage.matches.prefetch_related("seats", "hands").filter(status=Match.Status.FINISHED,
+                                                                       confirmed_at__isnull=False):
+        seats = sorted(m.seats.all(), key=lambda s: s.seat)
+        totals = (m.state or {}).get("totals") or [0] * len(seats)
+        won = [0] * len(seats)
+        for h in m.hands.all():
+            values = h.result.get("game_points") or h.result.get("net") or []
+            for i, v in enumerate(values):
+                won[i] += int(v > 0)
+        out.append(tiebreaks.TableResult(tuple(s.entry_id for s in seats), tuple(int(t) for t in totals), tuple(won)))
+    sit_outs = [e for ids in (stage.settings.get("sit_outs") or {}).values() for e in ids]
+    return out, sit_outs
