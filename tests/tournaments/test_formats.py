@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.factories import SHUTOUT, TAKEOVER, PlayerFactory, make_tournament, play_hand, win_match
+from tests.tournaments.factories import (
+    SHUTOUT,
+    TAKEOVER,
+    PlayerFactory,
+    make_tournament,
+    play_hand,
+    win_match,
+)
 from tournaments import selectors
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Match, Stage, TableSeat
