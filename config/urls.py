@@ -27,6 +27,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("", include("gameplay.urls")),
+    path("", include("gameplay.replay_urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
     path("", include("tournaments.print_urls")),

@@ -4,7 +4,11 @@ Prints the median time in µs, per variant, of: decomposing a dealt hand, classi
 checking a follow, generating all legal follows, and deciding a complete trick (lead already
 classified). ``tractor`` uses the 1,000 deals of ``shared/bench/deals.json`` with a seeded mix of
 single, pair, tractor and throw leads and of legal and illegal follows drawn from them; the other
-variants use seeded random deals. Subcommands leave room for more (e.g. a later ``hands``).
+variants use seeded random deals.
+
+``python -m gameplay.bench hands [--hands N]`` plays whole hands (deal, declare or bid, kitty, play,
+scoring) with ``random`` and ``heuristic`` bots on one core and prints hands per second per variant;
+for tractor also the play phase alone over the deals of ``deals.json`` (after the burial).
 """
 
 from __future__ import annotations
@@ -180,6 +184,66 @@ def cmd_tricks(args: argparse.Namespace) -> int:
     return 0
 
 
+HAND_VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("tractor", "tractor", {}), ("chaodi", "chaodi", {}), ("red-five 2 decks", "red-five", {"decks": 2}),
+    ("red-five 3 decks", "red-five", {"decks": 3}), ("yongzhou-300 4 players", "yongzhou-300", {"players": 4}),
+    ("yongzhou-300 3 players", "yongzhou-300", {"players": 3}),
+)
+
+
+def _rate(count: int, wall: float, cpu: float) -> str:
+    return f"{count / wall:9.0f} {count / cpu:9.0f}" if wall > 0 and cpu > 0 else f"{'-':>9} {'-':>9}"
+
+
+def cmd_hands(args: argparse.Namespace) -> int:
+    """Whole hands per second per variant and bot, on one core (this process)."""
+    from gameplay.simulate import simulate_hands
+
+    n = args.hands
+    print(f"{'variant':26}{'bots':>11}{'hands/s':>10}{'(CPU)':>10}   ({n} seeded hands each: deal, "
+          "declare or bid, kitty, play, scoring)")
+    variants = HAND_VARIANTS[:1] if args.tractor_only else HAND_VARIANTS
+    for label, variant, kw in variants:
+        for bot in ("random", "heuristic"):
+            w0, c0 = time.perf_counter(), time.process_time()
+            simulate_hands(variant, args.seed, 0, n, [bot, bot], **kw)
+            wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+            print(f"{label:26}{bot:>11} {_rate(n, wall, cpu)}")
+    path = Path(args.deals)
+    if path.exists():
+        data = json.loads(path.read_text(encoding="utf-8"))["deals"][: args.count if args.count < 1000 else 1000]
+        print()
+        print(f"tractor play phase alone over {len(data)} deals of {path.name} (dealer seat 0 leads):")
+        for bot in ("random", "heuristic"):
+            wall, cpu = _play_phase(data, bot, args.seed)
+            print(f"{'tractor (deals.json)':26}{bot:>11} {_rate(len(data), wall, cpu)}")
+    else:
+        print(f"note: {path} not found; no play-phase benchmark", file=sys.stderr)
+    return 0
+
+
+def _play_phase(deals: list[dict[str, Any]], bot: str, seed: int) -> tuple[float, float]:
+    from gameplay.bots import make_bot
+    from gameplay.hand import Hand, HandConfig
+    from gameplay.simulate import play_out
+    from scoring.partnership import MatchState
+
+    prepared = []
+    for i, d in enumerate(deals):
+        level = d["level"]
+        config = HandConfig("tractor", state=MatchState(levels=(level, level), dealer=0, hands_played=1))
+        prepared.append((config, [parse_cards(h) for h in d["hands"]], parse_cards(d["kitty"]), d["trump"], i))
+    wall = cpu = 0.0
+    for config, hands, kitty, trump, i in prepared:
+        bots = [make_bot(bot, random.Random(seed + i * 4 + s)) for s in range(4)]
+        w0, c0 = time.perf_counter(), time.process_time()
+        hand = Hand.from_position(config, hands, kitty, trump=trump, dealer=0)
+        play_out(hand, bots)
+        wall += time.perf_counter() - w0
+        cpu += time.process_time() - c0
+    return wall, cpu
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gameplay.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--deals", default=str(DEFAULT_DEALS), help="deals.json for tractor")
@@ -188,7 +252,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tractor-only", action="store_true")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("tricks", help="trick-level benchmarks (default)")
+    hands = sub.add_parser("hands", help="whole hands per second with random and heuristic bots")
+    hands.add_argument("--hands", type=int, default=500, help="hands per variant and bot")
     args = parser.parse_args(argv)
+    if args.command == "hands":
+        return cmd_hands(args)
     return cmd_tricks(args)
 
 

@@ -452,6 +452,34 @@ class Hand:
         first = list(deck) if deck is not None else self._new_deck()
         self._start(first, "shuffle")
 
+    @classmethod
+    def from_position(cls, config: HandConfig, hands: Sequence[Sequence[int]], kitty: Sequence[int], *,
+                      trump: str | None, dealer: int) -> Hand:
+        """A hand placed directly at the start of the play phase (benchmarks, analysis): ``hands`` per
+        seat after the burial, ``kitty`` buried by ``dealer``, who leads. The level is the dealer
+        side's level of ``config.state``. Its log starts with a ``position`` event (the cards in
+        dealing order, then the kitty): it records the play but :func:`replay` refuses it."""
+        n = len(hands)
+        size = len(hands[0])
+        deck = [hands[s][i] for i in range(size) for s in range(n)] + list(kitty)
+        h = cls(config, deck=deck)
+        for seat in range(n):
+            for c in hands[seat]:
+                h.hands[seat][c] += 1
+        h.dealt = h.ndeal
+        h.log = [Event("position", None, tuple(deck))]
+        h.dealer = dealer
+        h.trump = trump
+        if h.partnership:
+            assert h.state is not None
+            h.state = replace(h.state, dealer=dealer)
+            h.level = h.state.levels[dealer % 2]
+        h.ctx = context_for(h.rules, h.level, trump)
+        h.kitty = list(kitty)
+        h.buried_by = dealer
+        h._begin_play(dealer)
+        return h
+
     # ------------------------------------------------------------ setup
 
     def _new_deck(self) -> list[int]:

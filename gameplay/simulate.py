@@ -159,13 +159,13 @@ def simulate_hand(variant: str, seed: int, index: int, bots: Sequence[str], *, d
                   keep_log: bool = False) -> dict[str, Any]:
     """Play hand ``index`` of a run seeded ``seed`` and return its record (``log`` added on request)."""
     hs = hand_seed(seed, index)
-    n = players or (4 if variant != "yongzhou-300" else 4)
+    n = players or 4
     names = seat_bots(variant, n, bots)
     hand = make_hand(variant, hs, decks=decks, players=players, options=options,
                      **independent_config(variant, index, n))
     bot_objs = [make_bot(name, random.Random(hs * 7 + s)) for s, name in enumerate(names)]
     play_out(hand, bot_objs)
-    rec = record(hand, bots if variant in PARTNERSHIP else names, hs, index)
+    rec = record(hand, names[:2] if variant in PARTNERSHIP else names, hs, index)
     if keep_log:
         rec["log"] = hand.to_json()
     return rec

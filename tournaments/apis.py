@@ -137,14 +137,27 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "name", "variant", "options", "decks", "players_per_table", "starts_on", "ends_on", "venue",
-                  "status", "is_public", "owner", "created_at", "updated_at"]
+                  "status", "is_public", "require_confirmation", "owner", "created_at", "updated_at"]
         read_only_fields = ["id", "status", "owner", "created_at", "updated_at"]
+
+
+class EntriesCsvInput(serializers.Serializer):
+    csv = serializers.CharField(help_text="UTF-8 CSV text with a header row")
+    preview = serializers.BooleanField(default=True)
+
+
+def standing_row(row: Any) -> dict[str, Any]:
+    return {"rank": row.rank, "entry": row.entry.pk, "name": row.name, "shared": getattr(row, "shared", False),
+            "values": dict(row.values)}
 
 
 class StartSerializer(serializers.Serializer):
     seeding = serializers.ChoiceField(choices=Stage.Seeding.values, default="manual")
     random_seed = serializers.IntegerField(required=False, allow_null=True)
     third_place = serializers.BooleanField(default=False)
+    format = serializers.ChoiceField(choices=["single_elimination", "double_elimination"], default="single_elimination")
+    grand_final = serializers.ChoiceField(choices=["single", "reset", "none"], default="single")
+    absent = serializers.ChoiceField(choices=["withdraw", "forfeit"], default="withdraw")
 
 
 class StatusSerializer(serializers.Serializer):
@@ -252,9 +265,62 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @extend_schema(responses={200: StandingSerializer(many=True)})
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
+        """The standings of the latest started stage (an elimination's rows; other formats add
+        ``values``: every tiebreak column). Per stage: ``/stages/{id}/standings/``."""
         tournament = self.get_object()
-        rows = selectors.elimination_standings(tournament)
-        return Response(StandingSerializer(rows, many=True).data)
+        tables = selectors.tournament_standings(tournament)
+        if not tables or tables[0].kind == "elimination":
+            rows = tables[0].rows if tables else selectors.elimination_standings(tournament)
+            return Response(StandingSerializer(rows, many=True).data)
+        return Response([standing_row(row) for row in tables[0].rows])
+
+    @extend_schema(responses={200: serializers.DictField()})
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, pk: str | None = None) -> Response:
+        """The whole tournament as JSON (organizers only); import it back with ``POST /tournaments/import/``."""
+        from tournaments.services.transfer import tournament_export
+
+        tournament = self.get_object()
+        if not is_organizer(request.user, tournament):
+            raise PermissionDenied(_("Only an organizer of this tournament may do this."))
+        response = Response(tournament_export(tournament))
+        response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.json"'
+        return response
+
+    @extend_schema(request=serializers.DictField(), responses={201: TournamentSerializer})
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_export(self, request: Request) -> Response:
+        """Create a tournament from an export document; you become its owner."""
+        from tournaments.services.transfer import tournament_import
+
+        try:
+            tournament = tournament_import(data=request.data, owner=request.user)
+        except ServiceError as exc:
+            return service_errors(exc)
+        return Response(self.get_serializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=EntriesCsvInput, responses={200: serializers.DictField()})
+    @action(detail=True, methods=["post"], url_path="import-entries")
+    def import_entries(self, request: Request, pk: str | None = None) -> Response:
+        """Players (individual variants) or teams (partnership variants) from CSV: ``preview: true``
+        answers the rows with their errors and writes nothing; otherwise all rows are entered or none."""
+        from tournaments.services.transfer import csv_import, csv_preview
+
+        tournament = self.get_object()
+        if not is_organizer(request.user, tournament):
+            raise PermissionDenied(_("Only an organizer of this tournament may do this."))
+        serializer = EntriesCsvInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        text = serializer.validated_data["csv"]
+        try:
+            if serializer.validated_data["preview"]:
+                result = csv_preview(tournament=tournament, data=text)
+            else:
+                result = csv_import(tournament=tournament, data=text, actor=actor_for(request))
+        except (ServiceError, NotAllowed) as exc:
+            return service_errors(exc)
+        return Response({"kind": result.kind, "ok": result.ok, "errors": result.errors,
+                         "rows": [{"line": r.line, "values": r.values, "errors": r.errors} for r in result.rows]})
 
     @extend_schema(responses={200: serializers.ListField(child=serializers.DictField())})
     @action(detail=True, methods=["get"])
@@ -276,11 +342,15 @@ class EntrySerializer(serializers.ModelSerializer):
     team = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), required=False, allow_null=True)
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False, allow_null=True)
     name = serializers.CharField(read_only=True)
+    checked_in = serializers.SerializerMethodField()
+
+    def get_checked_in(self, entry: Entry) -> bool:
+        return entry.checked_in_at is not None
 
     class Meta:
         model = Entry
-        fields = ["id", "tournament", "team", "player", "name", "seed", "status"]
-        read_only_fields = ["id", "status", "name"]
+        fields = ["id", "tournament", "team", "player", "name", "seed", "status", "checked_in"]
+        read_only_fields = ["id", "status", "name", "checked_in"]
         validators: list[Any] = []  # uniqueness is checked by the service, with field-named messages
 
 
@@ -316,9 +386,17 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
 
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         entry = self.get_object()
-        if set(request.data) - {"seed", "status"}:
-            return invalid_input({k: [_("Only seed and status can change.")] for k in set(request.data) - {"seed", "status"}})
+        changeable = {"seed", "status", "checked_in"}
+        if set(request.data) - changeable:
+            return invalid_input({k: [_("Only seed, status and checked_in can change.")]
+                                  for k in set(request.data) - changeable})
         try:
+            if "checked_in" in request.data:
+                from tournaments.services.transfer import entry_check_in
+
+                if not isinstance(request.data["checked_in"], bool):
+                    return invalid_input({"checked_in": [_("Must be true or false.")]})
+                entry_check_in(entry=entry, present=request.data["checked_in"], actor=actor_for(request))
             if "seed" in request.data:
                 seed = request.data["seed"]
                 setup_services.entries_seed(tournament=entry.tournament, actor=actor_for(request), seeds={entry.pk: seed})
@@ -349,18 +427,121 @@ class StageSerializer(serializers.ModelSerializer):
                   "rounds"]
 
 
-class StageViewSet(viewsets.ReadOnlyModelViewSet):
-    """Stages of visible tournaments (``?tournament=ID``), with their rounds."""
+class StageInput(serializers.Serializer):
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    format = serializers.ChoiceField(choices=Stage.Format.values)
+    name = serializers.CharField(required=False, allow_blank=True, default="")
+    rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=50)
+    hands_per_table = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100)
+    tiebreaks = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    qualifiers = serializers.IntegerField(required=False, allow_null=True, min_value=2)
+    source_stage = serializers.PrimaryKeyRelatedField(queryset=Stage.objects.all(), required=False, allow_null=True)
+    third_place = serializers.BooleanField(default=False)
+    grand_final = serializers.ChoiceField(choices=["single", "reset", "none"], default="single")
+    seeding = serializers.ChoiceField(choices=Stage.Seeding.values, default="rating")
+
+
+class OverrideInput(serializers.Serializer):
+    override = serializers.BooleanField(default=False)
+
+
+class StageStartInput(serializers.Serializer):
+    random_seed = serializers.IntegerField(required=False, allow_null=True)
+
+
+class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Stages of visible tournaments (``?tournament=ID``), with their rounds. Organizers create and
+    start stages, pair Swiss rounds and draw table rounds."""
 
     serializer_class = StageSerializer
+    permission_classes = [ReadOrSignedIn]
 
     def get_queryset(self) -> QuerySet[Stage]:
         visible = selectors.tournaments_visible(self.request.user).values("pk")
-        qs = Stage.objects.filter(tournament__in=visible).prefetch_related("rounds")
+        qs = Stage.objects.filter(tournament__in=visible).prefetch_related("rounds").select_related("tournament")
         tournament = self.request.query_params.get("tournament")
         if tournament and tournament.isdigit():
             qs = qs.filter(tournament_id=int(tournament))
         return qs.order_by("tournament_id", "number")
+
+    @extend_schema(request=StageInput, responses={201: StageSerializer})
+    def create(self, request: Request) -> Response:
+        from tournaments.services.formats import stage_create
+
+        serializer = StageInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        tournament = data.pop("tournament")
+        if not can_view(request.user, tournament):
+            return Response({"detail": _("Not found."), "code": "not_found"}, status=status.HTTP_404_NOT_FOUND)
+        try:
+            stage = stage_create(tournament=tournament, actor=actor_for(request), tiebreaks_order=data.pop("tiebreaks"),
+                                 **data)
+        except (ServiceError, NotAllowed) as exc:
+            return service_errors(exc)
+        return Response(StageSerializer(stage).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=StageStartInput, responses={200: StageSerializer})
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, pk: str | None = None) -> Response:
+        from tournaments.services.formats import stage_start
+
+        stage = self.get_object()
+        serializer = StageStartInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            stage = stage_start(stage=stage, actor=actor_for(request), **serializer.validated_data)
+        except (ServiceError, NotAllowed) as exc:
+            return service_errors(exc)
+        return Response(StageSerializer(stage).data)
+
+    @extend_schema(request=OverrideInput, responses={200: StageSerializer})
+    @action(detail=True, methods=["post"], url_path="next-round")
+    def next_round(self, request: Request, pk: str | None = None) -> Response:
+        """Pair the next Swiss round or draw the next table round (409-free: outstanding results are
+        a 400 naming the tables, unless ``override``)."""
+        from tournaments.services.formats import swiss_next_round, table_round_draw
+
+        stage = self.get_object()
+        serializer = OverrideInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        service = table_round_draw if stage.format == Stage.Format.TABLE_ROUNDS else swiss_next_round
+        try:
+            service(stage=stage, actor=actor_for(request), override=serializer.validated_data["override"])
+        except (ServiceError, NotAllowed) as exc:
+            return service_errors(exc)
+        return Response(StageSerializer(self.get_queryset().get(pk=stage.pk)).data)
+
+    @extend_schema(responses={200: serializers.DictField()})
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, pk: str | None = None) -> Response:
+        """This stage's standings: ``columns`` (key, label) in order and ``rows`` (rank, entry, values)."""
+        table = selectors.stage_standings(self.get_object())
+        rows = []
+        for row in table.rows:
+            if table.kind == "elimination":
+                data = StandingSerializer(row).data
+                data["values"] = {k: getattr(row, k) for k, _label in table.columns}
+                rows.append(data)
+            else:
+                rows.append(standing_row(row))
+        return Response({"stage": table.stage.pk, "kind": table.kind,
+                         "columns": [{"key": k, "label": label} for k, label in table.columns], "rows": rows})
+
+    @extend_schema(responses={(200, "text/csv"): str})
+    @action(detail=True, methods=["get"], url_path="standings-csv")
+    def standings_csv(self, request: Request, pk: str | None = None) -> Any:
+        from django.http import HttpResponse
+
+        from tournaments.services.transfer import standings_csv
+
+        table = selectors.stage_standings(self.get_object())
+        columns = [("rank", _("Rank")), ("name", _("Name")), *table.columns]
+        rows = [{"rank": r.rank, "name": r.name, **{k: (r[k] if hasattr(r, "__getitem__") else getattr(r, k))
+                                                     for k, _label in table.columns}} for r in table.rows]
+        response = HttpResponse(standings_csv(rows, columns), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="standings-stage-{table.stage.pk}.csv"'
+        return response
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -370,12 +551,25 @@ class MatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "stage", "round", "round_name", "key", "position", "table", "entries", "status", "winner_side",
-                  "state", "hands_played", "version", "next_match", "next_slot", "loser_next_match",
-                  "loser_next_slot", "started_at", "finished_at"]
+        fields = ["id", "stage", "round", "round_name", "key", "section", "position", "table", "entries", "seats",
+                  "status", "winner_side", "is_draw", "confirmed", "state", "hands_played", "version", "next_match",
+                  "next_slot", "loser_next_match", "loser_next_slot", "started_at", "finished_at", "time_called_at"]
 
     def get_round_name(self, match: Match) -> str:
         return selectors.round_label(match.round.name)
+
+    seats = serializers.SerializerMethodField()
+    confirmed = serializers.SerializerMethodField()
+
+    def get_confirmed(self, match: Match) -> bool:
+        return match.confirmed_at is not None
+
+    def get_seats(self, match: Match) -> list[dict[str, Any]]:
+        """Individual tables: each seat's entry, in play order."""
+        if match.section != "table":
+            return []
+        return [{"seat": s.seat, "entry": s.entry_id, "name": s.entry.name}
+                for s in match.seats.select_related("entry__player", "entry__team").order_by("seat")]
 
     def get_entries(self, match: Match) -> list[dict[str, Any] | None]:
         return [None if e is None else {"id": e.pk, "name": e.name, "seed": e.seed}
@@ -404,7 +598,12 @@ class HandCorrectInput(HandInput):
 
 class VersionInput(serializers.Serializer):
     version = serializers.IntegerField()
-    force = serializers.BooleanField(default=False)
+    force = serializers.BooleanField(default=False, help_text="undo only: organizers may reset later matches")
+
+
+class ConfirmInput(serializers.Serializer):
+    side = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True,
+                                   help_text="the confirming (losing) side; organizers may leave it out")
 
 
 class AwardInput(serializers.Serializer):
@@ -467,8 +666,14 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         try:
-            done = services.hand_record(match_id=match.pk, outcome=data["outcome"], version=data["version"],
-                                        actor=actor, dealer=data.get("dealer"), trump=data.get("trump"))
+            if match.stage.format == Stage.Format.TABLE_ROUNDS:
+                from tournaments.services.formats import table_hand_record
+
+                done = table_hand_record(match_id=match.pk, outcome=data["outcome"], version=data["version"],
+                                         actor=actor)
+            else:
+                done = services.hand_record(match_id=match.pk, outcome=data["outcome"], version=data["version"],
+                                            actor=actor, dealer=data.get("dealer"), trump=data.get("trump"))
         except (ServiceError, StaleVersion, NotAllowed) as exc:
             return service_errors(exc)
         return Response(self._hand_answer(done), status=status.HTTP_201_CREATED)
@@ -503,6 +708,38 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
             services.hand_undo(match_id=match.pk, version=serializer.validated_data["version"], actor=actor,
                                force=serializer.validated_data["force"])
         except (ServiceError, StaleVersion, CorrectionRefused, NotAllowed) as exc:
+            return service_errors(exc)
+        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+
+    @extend_schema(request=ConfirmInput, parameters=[TOKEN_PARAM], responses={200: MatchSerializer})
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, pk: str | None = None) -> Response:
+        """Confirm a finished match's result: the losing side (with the table's token) or an organizer."""
+        from tournaments.services.hands import match_confirm
+
+        match, actor = self._writable_match(pk)
+        serializer = ConfirmInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            match_confirm(match_id=match.pk, actor=actor, side=serializer.validated_data.get("side"))
+        except (ServiceError, NotAllowed) as exc:
+            return service_errors(exc)
+        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+
+    @extend_schema(request=VersionInput, responses={200: MatchSerializer, 409: dict})
+    @action(detail=True, methods=["post"])
+    def time(self, request: Request, pk: str | None = None) -> Response:
+        """An organizer calls time: the side at the higher level wins (RULES.md §7)."""
+        from tournaments.services.hands import match_call_time
+
+        match = get_object_or_404(self.get_queryset(), pk=pk)
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        serializer = VersionInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            match_call_time(match_id=match.pk, version=serializer.validated_data["version"], actor=actor_for(request))
+        except (ServiceError, StaleVersion, NotAllowed) as exc:
             return service_errors(exc)
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
 

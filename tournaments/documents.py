@@ -301,23 +301,45 @@ class BracketDocument(Document):
         return _("Bracket")
 
     def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
+        """One landscape page up to 64 entries (32 first-round places). Bigger brackets print a page
+        per block of 32 first-round places (six rounds each), then a page from there to the final."""
         columns = selectors.bracket_tree(self.stage)
         main = [c for c in columns if c["number"]]
         extra = [m for c in columns if not c["number"] for m in c["matches"]]
-        rounds = len(main)
-        slots = 2 ** (rounds - 1) if rounds else 0  # first-round places, one table row each
-        grid: list[list[dict[str, Any]]] = [[] for _ in range(slots)]
+        slots = 2 ** (len(main) - 1) if main else 0  # first-round places, one table row each
         places = _bracket_places(main)
-        for index, column in enumerate(main):
-            span = 2 ** index
-            by_place = {places.get(m.pk): m for m in column["matches"]}
-            for place in range(slots // span):
-                grid[place * span].append({"match": _bracket_box(by_place.get(place)), "span": span})
-        font = 10 if slots <= 8 else 8 if slots <= 16 else 5.5 if slots <= 32 else 5
-        return {"stage": self.stage, "round_names": [c["name"] for c in main], "grid": grid,
-                "extra": [(_bracket_box(m), m.round.name) for m in extra], "font_pt": font, "compact": slots > 16,
-                "row_mm": min(40.0, round(156 / max(slots, 1), 2)) if slots <= 16 else None,
-                "third_place_label": selectors.round_label("third-place")}
+        if slots <= BRACKET_PAGE_SLOTS:
+            pages = [_bracket_page(main, places, 0, 0, slots)]
+        else:
+            pages = [_bracket_page(main, places, 0, lo, BRACKET_PAGE_SLOTS)
+                     for lo in range(0, slots, BRACKET_PAGE_SLOTS)]
+            top = BRACKET_PAGE_SLOTS.bit_length() - 1  # the round where a block comes down to one match
+            pages.append(_bracket_page(main, places, top, 0, slots // BRACKET_PAGE_SLOTS))
+        if pages and pages[-1]["grid"] and extra:  # the third-place match goes under the final
+            pages[-1]["grid"][0][-1]["extra"] = [_bracket_box(m) for m in extra]
+        return {"stage": self.stage, "pages": pages, "third_place_label": selectors.round_label("third-place")}
+
+
+BRACKET_PAGE_SLOTS = 32
+
+
+def _bracket_page(main: list[dict[str, Any]], places: dict[int, int], start: int, lo: int,
+                  slots: int) -> dict[str, Any]:
+    """Rows of a bracket page: rounds from ``main[start]`` on, the ``slots`` places of that round from
+    ``lo``; a match of a later round spans the rows of the matches that feed it."""
+    grid: list[list[dict[str, Any]]] = [[] for _ in range(slots)]
+    names = []
+    for offset, column in enumerate(main[start:]):
+        span = 2 ** offset
+        if span > slots:
+            break
+        names.append(column["name"])
+        by_place = {places.get(m.pk): m for m in column["matches"]}
+        for k in range(slots // span):
+            grid[k * span].append({"match": _bracket_box(by_place.get(lo // span + k)), "span": span})
+    font = 10 if slots <= 8 else 8 if slots <= 16 else 5.5
+    return {"round_names": names, "grid": grid, "font_pt": font, "compact": slots > 16,
+            "row_mm": min(40.0, round(150 / max(slots, 1), 2)) if slots <= 16 else None}
 
 
 def _bracket_places(columns: list[dict[str, Any]]) -> dict[int, int]:

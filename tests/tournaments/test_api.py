@@ -185,7 +185,7 @@ ROLES = ["anonymous", "outsider", "other_scorer", "scorer", "organizer"]
 EXPECTED = {
     "record hand": {"anonymous": 401, "outsider": 403, "other_scorer": 403, "scorer": 201, "organizer": 201},
     "start": {"anonymous": 401, "outsider": 403, "other_scorer": 403, "scorer": 403, "organizer": 400},
-    "status": {"anonymous": 401, "outsider": 403, "other_scorer": 403, "scorer": 403, "organizer": 200},
+    "status": {"anonymous": 401, "outsider": 403, "other_scorer": 403, "scorer": 403, "organizer": 400},  # open matches
     "staff": {"anonymous": 401, "outsider": 403, "other_scorer": 403, "scorer": 403, "organizer": 200},
     "award": {"anonymous": 401, "outsider": 403, "other_scorer": 403, "scorer": 403, "organizer": 200},
     "update": {"anonymous": 401, "outsider": 403, "other_scorer": 403, "scorer": 403, "organizer": 200},
@@ -250,3 +250,70 @@ def test_players_and_teams_writes_need_sign_in_and_staff_to_edit(organizer):
     same = client_for(organizer).post("/api/v1/teams/", {"name": "t", "player1": team.player1_id,
                                                          "player2": team.player1_id}, format="json")
     assert same.status_code == 400 and "player2" in same.json()["errors"]
+
+
+def test_formats_through_the_api(organizer):
+    """A Swiss stage: create, start, record, pair the next round, read the standings and their CSV."""
+    api = client_for(organizer)
+    t = make_tournament(owner=organizer, teams=4, start=False)
+    stage = api.post("/api/v1/stages/", {"tournament": t.pk, "format": "swiss", "rounds": 2,
+                                         "tiebreaks": ["match_wins", "level_difference", "buchholz"]}, format="json")
+    assert stage.status_code == 201, stage.json()
+    sid = stage.json()["id"]
+    assert api.post(f"/api/v1/stages/{sid}/start/", {"random_seed": 4}, format="json").status_code == 200
+    refused = api.post(f"/api/v1/stages/{sid}/next-round/", {}, format="json")
+    assert refused.status_code == 400 and "stage" in refused.json()["errors"]
+    for m in Match.objects.filter(stage_id=sid, status="ready"):
+        win_match(m, 0, Actor(organizer))
+    assert api.post(f"/api/v1/stages/{sid}/next-round/", {}, format="json").status_code == 200
+    table = api.get(f"/api/v1/stages/{sid}/standings/").json()
+    assert table["kind"] == "matches"
+    assert [c["key"] for c in table["columns"]][-3:] == ["match_wins", "level_difference", "buchholz"]
+    assert table["rows"][0]["values"]["match_wins"] == 1
+    csv_text = api.get(f"/api/v1/stages/{sid}/standings-csv/").content.decode("utf-8-sig")
+    assert csv_text.splitlines()[0].startswith("Rank,Name")
+    assert api.get(f"/api/v1/tournaments/{t.pk}/standings/").json()[0]["values"]["match_wins"] == 1
+
+
+def test_export_import_and_csv_entries_through_the_api(organizer):
+    api = client_for(organizer)
+    t = make_tournament(owner=organizer, teams=2)
+    doc = api.get(f"/api/v1/tournaments/{t.pk}/export/").json()
+    assert doc["format"] == "shengji-tournament"
+    assert client_for(UserFactory(username="x")).get(f"/api/v1/tournaments/{t.pk}/export/").status_code == 403
+    created = api.post("/api/v1/tournaments/import/", doc, format="json")
+    assert created.status_code == 201 and created.json()["name"] == t.name
+    fresh = api.post("/api/v1/tournaments/", {"name": "CSV Cup"}, format="json").json()
+    csv_text = "team,player1,player2\n王李,王小明,李华\n坏,甲,\n"
+    preview = api.post(f"/api/v1/tournaments/{fresh['id']}/import-entries/", {"csv": csv_text}, format="json").json()
+    assert preview["ok"] is False and preview["rows"][1]["errors"]
+    bad = api.post(f"/api/v1/tournaments/{fresh['id']}/import-entries/", {"csv": csv_text, "preview": False},
+                   format="json")
+    assert bad.status_code == 400 and "line 3" in bad.json()["errors"]
+    good = api.post(f"/api/v1/tournaments/{fresh['id']}/import-entries/",
+                    {"csv": "team,player1,player2\n王李,王小明,李华\n", "preview": False}, format="json")
+    assert good.status_code == 200 and good.json()["ok"]
+
+
+def test_confirm_and_time_through_the_api(organizer):
+    api = client_for(organizer)
+    t = make_tournament(owner=organizer, teams=2, start=False)
+    t.require_confirmation = True
+    t.save()
+    from tournaments.services.bracket import tournament_start
+
+    tournament_start(tournament=t, actor=Actor(organizer))
+    m = first_match(t)
+    win_match(m, 0, Actor(organizer))
+    anon = APIClient()
+    refused = anon.post(f"/api/v1/matches/{m.pk}/confirm/", {"side": 0}, format="json",
+                        HTTP_X_TABLE_TOKEN=m.scorer_token)
+    assert refused.status_code == 403
+    ok = anon.post(f"/api/v1/matches/{m.pk}/confirm/", {"side": 1}, format="json", HTTP_X_TABLE_TOKEN=m.scorer_token)
+    assert ok.status_code == 200 and ok.json()["confirmed"] is True
+    t2 = make_tournament(owner=organizer, teams=2, name="T2")
+    m2 = first_match(t2)
+    api.post(f"/api/v1/matches/{m2.pk}/hands/", {"version": m2.version, "outcome": SHUTOUT, "dealer": 0}, format="json")
+    m2.refresh_from_db()
+    called = api.post(f"/api/v1/matches/{m2.pk}/time/", {"version": m2.version}, format="json")
+    assert called.status_code == 200 and called.json()["winner_side"] == 0 and called.json()["time_called_at"]

@@ -62,7 +62,8 @@ def team_create(*, name: Any, player1: Player, player2: Player, club: str = "", 
 
 def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", options: Mapping[str, Any] | None = None,
                       decks: int = 2, players_per_table: int = 4, starts_on: dt.date | None = None,
-                      ends_on: dt.date | None = None, venue: str = "", is_public: bool = True) -> Tournament:
+                      ends_on: dt.date | None = None, venue: str = "", is_public: bool = True,
+                      require_confirmation: bool = False) -> Tournament:
     if variant not in Variant.values:
         raise ServiceError.one("variant", _("Unknown variant; choose one of %(v)s.") % {"v": ", ".join(Variant.values)})
     if decks not in (2, 3) or (decks == 3 and variant != "red-five"):
@@ -77,14 +78,14 @@ def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", option
         tournament = Tournament.objects.create(
             owner=owner, name=_clean_name(name, max_length=200), variant=variant, options=options, decks=decks,
             players_per_table=players_per_table, starts_on=starts_on, ends_on=ends_on, venue=(venue or "").strip(),
-            is_public=is_public,
+            is_public=is_public, require_confirmation=require_confirmation,
         )
         audit(actor=actor, action="tournament.create", tournament=tournament, target=f"tournament:{tournament.pk}",
               data={"name": tournament.name, "variant": variant, "options": options})
         return tournament
 
 
-EDITABLE = ("name", "venue", "starts_on", "ends_on", "is_public", "options")
+EDITABLE = ("name", "venue", "starts_on", "ends_on", "is_public", "options", "require_confirmation")
 
 
 def tournament_update(*, tournament: Tournament, actor: Actor, **changes: Any) -> Tournament:

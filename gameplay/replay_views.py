@@ -1,0 +1,183 @@
+"""The replay page: any hand log shown trick by trick (uploaded, pasted, or a seeded demo hand).
+
+Django is imported lazily inside the view, so that this module (and :func:`replay_context`, the pure
+view-model) imports without Django like the rest of the engine.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from gameplay.cards import SUITS, code_suit
+from gameplay.hand import Hand, InvalidLog, replay
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest, HttpResponse
+
+DEMO_VARIANTS = (("tractor", {}), ("chaodi", {}), ("red-five", {"decks": 2}), ("red-five", {"decks": 3}),
+                 ("yongzhou-300", {"players": 4}), ("yongzhou-300", {"players": 3}))
+SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+MAX_LOG_BYTES = 2_000_000
+
+KIND_WORDS = {
+    "en": {"declare": "declares", "reinforce": "reinforces (自保/保主)", "overturn": "overturns (反主)",
+           "self_overturn": "self-overturns (自反)", "no_trump": "no trump (反无主)", "insured": "declares insured (定主)",
+           "pass": "passes", "bid": "bids", "name_trump": "names trump", "trump": "trump", "NT": "no trump",
+           "flip": "kitty card turned (翻底)"},
+    "zh-hans": {"declare": "亮主", "reinforce": "保主", "overturn": "反主", "self_overturn": "自反",
+                "no_trump": "反无主", "insured": "定主", "pass": "不叫", "bid": "叫分", "name_trump": "定主",
+                "trump": "主", "NT": "无主", "flip": "翻底"},
+}
+
+
+def card_chips(codes: Any, ctx: Any = None) -> list[dict[str, Any]]:
+    """Cards for display, strongest first when a context is known: text with suit symbols and colour."""
+    from gameplay.cards import CODE_NAMES
+
+    order = ctx.sorted_desc(list(codes)) if ctx is not None else list(codes)
+    out = []
+    for c in order:
+        name = CODE_NAMES[c]
+        if c >= 52:
+            out.append({"text": "大王" if c == 53 else "小王", "red": c == 53, "code": name})
+        else:
+            s = SUITS[code_suit(c)]
+            out.append({"text": SYMBOLS[s] + name[1:], "red": s in "HD", "code": name})
+    return out
+
+
+def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
+    """The pure view-model of a finished (or partial) hand."""
+    from scoring.api import explain_hand_request
+
+    words = KIND_WORDS["zh-hans" if lang.startswith("zh") else "en"]
+    ctx = hand.ctx
+    n = hand.n
+    dealt: list[list[int]] = [[] for _ in range(n)]
+    calls: list[dict[str, Any]] = []
+    kitty_taken: list[dict[str, Any]] = []
+    buried: list[dict[str, Any]] = []
+    for e in hand.log:
+        k = e.kind
+        if k == "redeal":
+            dealt = [[] for _ in range(n)]
+            calls.append({"seat": None, "text": "redeal / 重新发牌", "cards": []})
+        elif k == "deal":
+            dealt[e.seat].append(e.cards[0])
+        elif k == "declare" or k == "overturn":
+            calls.append({"seat": e.seat, "text": words.get(str(e.value), str(e.value)), "cards": card_chips(e.cards)})
+        elif k == "pass":
+            calls.append({"seat": e.seat, "text": words["pass"], "cards": []})
+        elif k == "bid":
+            calls.append({"seat": e.seat, "text": f"{words['bid']} {e.value}", "cards": []})
+        elif k in ("name_trump", "trump"):
+            v = str(e.value)
+            label = words["NT"] if v == "NT" else SYMBOLS.get(v, v)
+            text = f"{words['trump']}: {label}"
+            if e.cards:
+                text = f"{words['flip']} → {text}"
+            calls.append({"seat": e.seat, "text": text, "cards": card_chips(e.cards)})
+        elif k == "take_kitty":
+            kitty_taken.append({"seat": e.seat, "cards": card_chips(e.cards, ctx)})
+        elif k == "bury":
+            buried.append({"seat": e.seat, "cards": card_chips(e.cards, ctx)})
+    tricks = []
+    running = [0] * n
+    for number, (leader, plays, winner, points) in enumerate(hand.tricks, start=1):
+        running[winner] += points
+        tricks.append({
+            "number": number, "leader": leader, "winner": winner, "points": points, "running": list(running),
+            "plays": [{"seat": p.seat, "cards": card_chips(p.cards, ctx), "winner": p.seat == winner,
+                       "forced": card_chips(p.forced, ctx) if p.forced is not None else None,
+                       "penalty": p.penalty} for p in plays],
+        })
+    result: dict[str, Any] | None = None
+    explanation: list[str] = []
+    if hand.finished and hand.outcome is not None:
+        body = explain_hand_request(hand.score_request(), lang)
+        explanation = body.pop("explanation", [])
+        result = body
+    seats = []
+    for s in range(n):
+        role = []
+        if hand.dealer == s:
+            role.append("dealer 庄" if hand.variant != "yongzhou-300" else "declarer 庄")
+        if hand.partnership:
+            role.append(f"side {s % 2}")
+        seats.append({"seat": s, "role": ", ".join(role), "cards": card_chips(dealt[s], ctx),
+                      "points": hand.points[s]})
+    return {
+        "variant": hand.variant, "players": n, "decks": hand.rules.decks, "level": hand.level,
+        "trump": words["NT"] if hand.trump is None else SYMBOLS[hand.trump] + " " + hand.trump,
+        "dealer": hand.dealer, "bid": hand.bid, "seats": seats, "calls": calls, "kitty_taken": kitty_taken,
+        "buried": buried, "kitty_final": card_chips(hand.kitty, ctx), "kitty_points": hand.kitty_points()
+        if ctx is not None else 0, "tricks": tricks, "outcome": hand.outcome,
+        "outcome_json": json.dumps(hand.outcome, ensure_ascii=False, indent=1) if hand.outcome else "",
+        "result": result, "result_json": json.dumps(result, ensure_ascii=False, indent=1) if result else "",
+        "explanation": explanation, "finished": hand.finished,
+    }
+
+
+def demo_hand(variant: str, seed: int) -> Hand:
+    """A seeded demo hand (heuristic vs random bots), generated on the fly."""
+    from gameplay.simulate import simulate_hand
+
+    kw = dict(next((k for v, k in DEMO_VARIANTS if v == variant), {}))
+    rec = simulate_hand(variant, seed, 0, ["heuristic", "random"], keep_log=True, **kw)
+    return replay(rec["log"])
+
+
+def replay_page(request: HttpRequest) -> HttpResponse:
+    from django.shortcuts import render
+
+    from config.i18n import core_lang
+
+    lang = core_lang()
+    error = ""
+    hand: Hand | None = None
+    raw = ""
+    variant = request.GET.get("variant") or ""
+    seed_text = request.GET.get("seed") or ""
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is not None:
+            if upload.size and upload.size > MAX_LOG_BYTES:
+                error = "The file is too large." if lang == "en" else "文件太大。"
+            else:
+                raw = upload.read().decode("utf-8", errors="replace")
+        else:
+            raw = request.POST.get("log", "")
+        if raw.strip() and not error:
+            text = raw.strip()
+            if "\n" in text and text.lstrip().startswith("{") and not text.rstrip().endswith("}\n"):
+                text = text.splitlines()[0] if text.count("\n{") else text  # JSON lines: the first hand
+            try:
+                hand = replay(text) if text.startswith("{") else _from_text(text)
+            except InvalidLog as exc:
+                error = exc.message(lang)
+        elif not error:
+            error = "Paste or upload a hand log." if lang == "en" else "请粘贴或上传牌局日志。"
+    elif variant:
+        try:
+            seed = int(seed_text or "7")
+        except ValueError:
+            seed = 7
+        if variant not in {v for v, _ in DEMO_VARIANTS}:
+            error = f"Unknown variant {variant!r}." if lang == "en" else f"未知玩法 {variant!r}。"
+        else:
+            hand = demo_hand(variant, seed)
+            seed_text = str(seed)
+    context: dict[str, Any] = {"error": error, "raw": raw[:20000], "demo_variants": [v for v, _ in DEMO_VARIANTS],
+                               "variant": variant, "seed": seed_text or "7"}
+    if hand is not None:
+        context["hand"] = replay_context(hand, lang)
+        context["log_json"] = hand.dumps()
+    status = 400 if error and request.method == "POST" else 200
+    return render(request, "gameplay/replay.html", context, status=status)
+
+
+def _from_text(text: str) -> Hand:
+    from gameplay.hand import log_from_text
+
+    return replay(log_from_text(text))

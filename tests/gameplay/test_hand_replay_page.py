@@ -1,0 +1,56 @@
+"""The replay page (/replay/): demo hands by seed, pasted and uploaded logs, refused logs, both languages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from gameplay.hand import log_text
+from gameplay.simulate import simulate_hand
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("variant", ["tractor", "chaodi", "red-five", "yongzhou-300"])
+def test_demo_hand_by_variant_and_seed(client: Client, variant: str) -> None:
+    r = client.get("/replay/", {"variant": variant, "seed": "7"})
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert "trick-1" in html and "Seat 0" in html and variant in html
+    assert 'class="pc' in html
+
+
+def test_paste_json_and_upload_text_log(client: Client) -> None:
+    log = simulate_hand("red-five", 3, 0, ["heuristic", "random"], keep_log=True)["log"]
+    r = client.post("/replay/", {"log": json.dumps(log)})
+    assert r.status_code == 200 and "trick-1" in r.content.decode()
+    upload = SimpleUploadedFile("hand.txt", log_text(log).encode(), content_type="text/plain")
+    r2 = client.post("/replay/", {"file": upload})
+    assert r2.status_code == 200 and "trick-1" in r2.content.decode()
+
+
+def test_tampered_log_is_refused_with_the_reason(client: Client) -> None:
+    log = simulate_hand("tractor", 3, 0, ["random"], keep_log=True)["log"]
+    for e in log["events"]:
+        if e["kind"] == "trick":
+            e["value"] += 5
+            break
+    r = client.post("/replay/", {"log": json.dumps(log)})
+    assert r.status_code == 400 and "differs" in r.content.decode()
+    r_zh = client.post("/replay/", {"log": json.dumps(log)}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert r_zh.status_code == 400
+
+
+def test_empty_form_and_unknown_variant(client: Client) -> None:
+    assert client.get("/replay/").status_code == 200
+    assert "Unknown variant" in client.get("/replay/", {"variant": "poker"}).content.decode()
+    assert client.post("/replay/", {"log": ""}).status_code == 400
+
+
+def test_chinese_page_uses_the_chinese_messages(client: Client) -> None:
+    client.cookies["django_language"] = "zh-hans"
+    r = client.get("/replay/", {"variant": "yongzhou-300", "seed": "2"})
+    assert r.status_code == 200 and 'lang="zh-hans"' in r.content.decode()
