@@ -231,7 +231,8 @@ def _play_phase(deals: list[dict[str, Any]], bot: str, seed: int) -> tuple[float
     prepared = []
     for i, d in enumerate(deals):
         level = d["level"]
-        config = HandConfig("tractor", state=MatchState(levels=(level, level), dealer=0, hands_played=1))
+        config = HandConfig("tractor", {"target_level": "A"},
+                            state=MatchState(levels=(level, level), dealer=0, hands_played=1))
         prepared.append((config, [parse_cards(h) for h in d["hands"]], parse_cards(d["kitty"]), d["trump"], i))
     wall = cpu = 0.0
     for config, hands, kitty, trump, i in prepared:

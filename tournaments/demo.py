@@ -55,6 +55,63 @@ def _play(match: Match, actor: Actor, hands: list[dict[str, Any]], first_dealer:
                     dealer=first_dealer if index == 0 else None, trump="SHCD"[index % 4])
 
 
+DEMO_RED_FIVE = "红五个人赛 · Red Five Night"
+DEMO_SWISS = "瑞士制资格赛 · Swiss Qualifier Cup"
+RED_FIVE_NAMES = ["周杰", "吴敏", "郑爽", "冯涛", "陈晨", "褚红", "卫东", "蒋丽", "沈阳", "韩梅", "杨柳", "朱琳",
+                  "Emma Li", "Lucas 卢"]
+RED_FIVE_HAND = {"dealer": 0, "bid": 120, "trump": "S", "dealer_points": 130, "kitty_points": 10,
+                 "dealer_won_last_trick": True, "red_fives": []}
+
+
+def _red_five_event(organizer: Any) -> None:
+    """A running red-five individual event: 14 players (two sit out each round), round 1 played,
+    round 2 drawn with one table mid-way."""
+    from tournaments.services.formats import stage_create, stage_start, table_hand_record, table_round_draw
+
+    if Tournament.objects.filter(name=DEMO_RED_FIVE).exists():
+        return
+    actor = Actor(organizer, "system")
+    t = Tournament.objects.create(name=DEMO_RED_FIVE, variant="red-five", owner=organizer, venue="长沙 · 岳麓棋牌室")
+    for i, name in enumerate(RED_FIVE_NAMES):
+        player, _ = Player.objects.update_or_create(name=name, defaults={"club": "长沙红五会", "rating": 1500 + 7 * i})
+        Entry.objects.create(tournament=t, player=player)
+    stage = stage_create(tournament=t, actor=actor, format="table_rounds", rounds=4, hands_per_table=4)
+    stage_start(stage=stage, actor=actor, random_seed=2026)
+
+    def play(match: Match, hands: int) -> None:
+        for index in range(hands):
+            match.refresh_from_db()
+            seats = int(match.state.get("players", 4))
+            table_hand_record(match_id=match.pk, outcome={**RED_FIVE_HAND, "dealer": (index + match.state.get("first", 0)) % seats},
+                              version=match.version, actor=actor)
+
+    for match in Match.objects.filter(stage=stage, round__number=1):
+        play(match, 4)
+    table_round_draw(stage=stage, actor=actor)
+    play(Match.objects.filter(stage=stage, round__number=2).order_by("position").first(), 2)
+
+
+def _swiss_qualifier(organizer: Any, teams: list[Team]) -> None:
+    """A Swiss qualifier (3 rounds, 8 teams) into a knockout of the top 4: round 1 played, round 2 paired."""
+    from tournaments.services.formats import stage_create, stage_start, swiss_next_round
+
+    if Tournament.objects.filter(name=DEMO_SWISS).exists():
+        return
+    actor = Actor(organizer, "system")
+    t = Tournament.objects.create(name=DEMO_SWISS, variant="tractor", owner=organizer, venue="上海 · 静安俱乐部")
+    for team in teams[:8]:
+        Entry.objects.create(tournament=t, team=team)
+    swiss = stage_create(tournament=t, actor=actor, format="swiss", rounds=3, qualifiers=4,
+                         tiebreaks_order=["match_wins", "level_difference", "buchholz"])
+    stage_create(tournament=t, actor=actor, format="single_elimination", source_stage=swiss, name="Knockout")
+    stage_start(stage=swiss, actor=actor, random_seed=8)
+    for i, match in enumerate(Match.objects.filter(stage=swiss, round__number=1).order_by("position")):
+        _play(match, actor, [SHUTOUT] * 5, first_dealer=i % 2)
+    swiss_next_round(stage=swiss, actor=actor)
+    _play(Match.objects.filter(stage=swiss, round__number=2).order_by("position").first(), actor, [MODEST, TAKEOVER],
+          first_dealer=0)
+
+
 @transaction.atomic
 def load_demo() -> dict[str, int]:
     """Create the demo once; a second run finds it and changes nothing."""
@@ -81,6 +138,8 @@ def load_demo() -> dict[str, int]:
         for match in second_round[:2]:
             _play(match, actor, [TAKEOVER, SHUTOUT, SHUTOUT, SHUTOUT, SHUTOUT, SHUTOUT], first_dealer=1)
         _play(second_round[2], actor, [MODEST, MODEST], first_dealer=0)
+    _red_five_event(organizer)
+    _swiss_qualifier(organizer, teams)
     tournament = Tournament.objects.get(name=DEMO_TOURNAMENT)
     return {
         "players": Player.objects.count(),

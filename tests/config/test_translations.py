@@ -174,6 +174,7 @@ def test_home_page_in_chinese_has_a_chinese_nav_and_headings(client: Client) -> 
     ("calculator", ["单局计分器", "玩法", "底牌分", "计算"]),
     ("referee", ["裁定这一轮", "首家"]),
     ("player-list", ["还没有选手。"]),
+    ("replay", ["选择牌局", "示例牌局", "牌局日志"]),
 ])
 def test_key_pages_in_chinese(client: Client, name: str, phrases: list[str]) -> None:
     client.cookies["django_language"] = "zh-hans"

@@ -120,6 +120,22 @@ def test_standings_pdf_has_ranks_ties_and_figures(cup: Fixture) -> None:
         assert heading in text
 
 
+def test_bracket_fits_64_entries_on_one_page_and_splits_bigger_ones(db: None) -> None:
+    from tests.tournaments.factories import make_tournament
+
+    t64 = make_tournament(teams=64, third_place=True)
+    document = docs.BracketDocument(tournament=t64, stage=t64.stages.get())
+    pdf, pages = docs.pdf_bytes(document)
+    text, _ = pdf_text(pdf)
+    assert pages == 1 and "R1-M32" not in text  # compact: keys hidden, names shown
+    names = list(Entry.objects.filter(tournament=t64).select_related("team").values_list("team__name", flat=True))
+    assert all(name in text for name in names[:64:9]) and "third-place match" in text
+    t128 = make_tournament(teams=128)
+    context = docs.BracketDocument(tournament=t128, stage=t128.stages.get()).get_context()
+    assert [len(page["grid"]) for page in context["pages"]] == [32, 32, 32, 32, 4]  # 4 blocks, then to the final
+    assert [len(page["round_names"]) for page in context["pages"]] == [6, 6, 6, 6, 3]
+
+
 def test_chinese_is_drawn_with_an_embedded_cjk_font(cup: Fixture) -> None:
     pdf, _pages = docs.pdf_bytes(docs.SeatingDocument(tournament=cup.tournament, round=cup.round))
     assert any("Noto-Sans-CJK-SC" in name for name in pdf_fonts(pdf)), pdf_fonts(pdf)
