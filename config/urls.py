@@ -7,12 +7,13 @@ from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import healthz
-from config.views import ApiRootView
+from config.views import ApiRootView, ObtainTokenView
 
 api_v1 = [
     path("", ApiRootView.as_view(), name="api-root"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
     path("", include("gameplay.api_urls")),
     path("", include("scoring.api_urls")),
     path("", include("tournaments.api_urls")),

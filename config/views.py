@@ -1,6 +1,8 @@
 """Project-wide views."""
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,3 +22,21 @@ class ApiRootView(APIView):
         links = {"schema": reverse("api-schema", request=request), "docs": reverse("api-docs", request=request)}
         links.update(api_links(request))
         return Response(links)
+
+
+class ObtainTokenView(ObtainAuthToken):
+    """``POST /api/v1/auth/token/`` with ``username`` and ``password`` → ``{"token": ...}`` for the
+    ``Authorization: Token …`` header. Rate-limited like the log-in page (429 when locked out)."""
+
+    def post(self, request: Request, *args: object, **kwargs: object) -> Response:
+        from axes.handlers.proxy import AxesProxyHandler
+
+        username = request.data.get("username") if hasattr(request.data, "get") else None
+        locked = Response({"detail": _("Too many failed log-in attempts: try again later."), "code": "locked_out"},
+                          status=429)
+        if not AxesProxyHandler.is_allowed(request._request, {"username": username}):
+            return locked
+        response = super().post(request, *args, **kwargs)
+        if getattr(request, "axes_locked_out", False) or getattr(request._request, "axes_locked_out", False):
+            return locked
+        return response

@@ -105,6 +105,10 @@ def _full_counts(obs: Observation) -> tuple[int, ...]:
     return full
 
 
+YONGZHOU_EAGERNESS = 0.5
+YZ_MIN = 100
+
+
 class HeuristicBot:
     """A card-counting rule-of-thumb player (see the module docstring)."""
 
@@ -172,6 +176,8 @@ class HeuristicBot:
         threshold = (0.28 * held if not overturn else 3.0) if obs.phase == "deal" else 0.2 * held
         if cur is not None and cur.seat != obs.seat and obs.team(cur.seat) != me_team:
             threshold = min(threshold, 0.25 * held)
+        if obs.variant == "yongzhou-300":
+            threshold *= YONGZHOU_EAGERNESS  # the declarer chooses trump and leads: worth more there
         if obs.phase != "deal" and cur is None:
             threshold = 0.0  # last chance: something beats nothing
         return best[1] if best[0] >= threshold else None
@@ -190,7 +196,7 @@ class HeuristicBot:
 
     def bid(self, obs: Observation, options: Sequence[int]) -> int | None:
         hand = obs.hand
-        strength, suit = self._best_suit(hand, None)
+        strength, _suit = self._best_suit(hand, None)
         h5 = hand[make_code(2, 5)]
         trumps = hand[LJ] + hand[BJ] + h5 + sum(hand[make_code(s, 2)] for s in range(4)) + sum(
             hand[make_code(s, 3)] for s in range(4)) * 0.5
@@ -254,7 +260,7 @@ class HeuristicBot:
         ctx = obs.ctx
         assert ctx is not None
         unseen = self._unseen(obs)
-        self._cache: dict[tuple[int, int], int] = {}
+        self._cache = {}
         if legal.is_lead:
             return self._lead(obs, ctx, legal, unseen)
         return self._follow(obs, ctx, legal, unseen)
@@ -300,6 +306,9 @@ class HeuristicBot:
             if hand[c]:
                 by_suit.setdefault(es[c], {})[c] = hand[c]
         dealer_side = obs.dealer is not None and obs.team(obs.dealer) == me
+        aces = self._a_attempt_aces(obs)
+        if aces and obs.tricks_played == 0:
+            return (aces[0],)  # chaodi at A: the dealer side must show an A in the first trick (首尾出A)
         # seed 001: the dealer side with a trump majority pulls trumps first
         my_trumps = sum(by_suit.get(TRUMP, {}).values())
         unseen_trumps = sum(unseen[c] for c in ctx.suit_codes[TRUMP])
@@ -313,16 +322,16 @@ class HeuristicBot:
                 score = 100 + len(codes) * 3 + sum(pts[x] for x in codes)
                 if best is None or score > best[0]:
                     best = (score, codes)
-            for c in safe:
+            for comp in safe:
                 if ruff_risk:
                     continue
-                score = 50 + c.size * 6 + sum(pts[x] for x in c.codes) * 0.3
+                score = 50 + comp.size * 6 + sum(pts[x] for x in comp.codes) * 0.3
                 if s == TRUMP:
                     score -= 20
                     if dealer_side and my_trumps > unseen_trumps * 0.6 and unseen_trumps:
                         score += 35
                 if best is None or score > best[0]:
-                    best = (score, c.codes)
+                    best = (score, comp.codes)
             if s == TRUMP and dealer_side and my_trumps >= unseen_trumps and unseen_trumps and comps:
                 pairs = [c for c in comps if c.width >= 2]
                 if pairs:
@@ -348,19 +357,23 @@ class HeuristicBot:
         single = (pick[1],)
         return single if legal.is_legal(single) else next(legal.leads())
 
+    @staticmethod
+    def _a_attempt_aces(obs: Observation) -> list[int]:
+        """Chaodi, the dealer side at A: the As this seat holds (RULES §6.2: an A in the first and the
+        last trick); empty otherwise."""
+        if obs.variant != "chaodi" or obs.level != "A" or obs.dealer is None or obs.dealer % 2 != obs.seat % 2:
+            return []
+        return [make_code(s, 14) for s in range(4) if obs.hand[make_code(s, 14)]]
+
     def _follow(self, obs: Observation, ctx: Context, legal: LegalPlays, unseen: list[int]) -> Sequence[int]:
         lead = obs.lead
         assert lead is not None
-        pts, st = ctx.points, ctx.strength
+        pts, _st = ctx.points, ctx.strength
         me = obs.team(obs.seat)
         trick = obs.trick
-        best_i, best_key = 0, play_key(ctx, lead, trick[0][1])
-        assert best_key is not None
-        for i in range(1, len(trick)):
-            k = play_key(ctx, lead, trick[i][1])
-            if k is not None and k > best_key:
-                best_i, best_key = i, k
-        win_seat = trick[best_i][0]
+        best_key = obs.winning_key
+        win_seat = obs.winning
+        assert best_key is not None and win_seat is not None
         on_table = sum(pts[c] for _, cards in trick for c in cards)
         remaining = [(obs.seat + i) % obs.players for i in range(1, obs.players - len(trick))]
         opp_after = [s for s in remaining if obs.team(s) != me]
@@ -369,6 +382,8 @@ class HeuristicBot:
         cands = self._candidates(ctx, lead, legal)
         choice: tuple[float, Sequence[int]] | None = None
         costs = _cost_table(ctx)
+        aces = self._a_attempt_aces(obs)
+        last = sum(obs.hand) == lead.n
         for cand in cands:
             key = play_key(ctx, lead, cand)
             beats = key is not None and key > best_key
@@ -385,7 +400,7 @@ class HeuristicBot:
                 gain = on_table + cp
                 if sure:
                     score = 200 + gain * 4 - cost
-                elif on_table >= 10 or obs.variant == "yongzhou-300":
+                elif on_table >= 10:
                     score = 60 + on_table * 2 - cost - cp * 3
                 else:
                     score = -cost - cp * 5 - 5
@@ -393,6 +408,12 @@ class HeuristicBot:
                 score = -cp * 8 - cost
                 if partner_wins:
                     score += cp * 6  # partner may still win: some feeding
+            if aces:
+                used = sum(1 for c in cand if c in aces)
+                if last or (obs.tricks_played == 0 and not any(c in aces for _, p in trick for c in p)):
+                    score += 150 if used else 0  # show an A in the first and the last trick
+                elif used >= len(aces) and len(aces) <= 2:
+                    score -= 80  # keep an A for the last trick
             if choice is None or score > choice[0]:
                 choice = (score, cand)
         assert choice is not None

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from gameplay.cards import (
     BJ,
@@ -57,7 +57,7 @@ from gameplay.legality import (
 )
 from gameplay.order import TRUMP, Context
 from gameplay.rulesets import ENGINE_OPTIONS, RuleSet, ruleset
-from gameplay.tricks import trick_winner
+from gameplay.tricks import play_key
 from scoring.partnership import (
     HandResult,
     LastTrick,
@@ -388,6 +388,10 @@ class Observation(NamedTuple):
     points: tuple[int, ...]
     tricks_played: int
     cards_left: tuple[int, ...]
+    winning: int | None
+    """The seat whose play currently wins the trick (None before the lead)."""
+    winning_key: tuple[int, int] | None
+    """Its strength against the lead (``gameplay.tricks.play_key``)."""
     bid: int | None
     bidder: int | None
     passed: frozenset[int]
@@ -466,6 +470,7 @@ class Hand:
         for seat in range(n):
             for c in hands[seat]:
                 h.hands[seat][c] += 1
+            h.nleft[seat] = len(hands[seat])
         h.dealt = h.ndeal
         h.log = [Event("position", None, tuple(deck))]
         h.dealer = dealer
@@ -499,6 +504,7 @@ class Hand:
         self.ndeal = r.hand_size * self.n
         self.kitty: list[int] = list(deck[self.ndeal:])
         self.hands: list[list[int]] = [[0] * NCODES for _ in range(self.n)]
+        self.nleft = [0] * self.n
         self.phase = "deal"
         self.declaration: Declaration | None = None
         self.declarations: list[Declaration] = []
@@ -616,6 +622,7 @@ class Hand:
         seat = (self.start_seat + i) % self.n
         c = self.deck[i]
         self.hands[seat][c] += 1
+        self.nleft[seat] += 1
         self.dealt = i + 1
         ev = self._append(Event("deal", seat, (c,)))
         if self.variant == "yongzhou-300" and self.declaration is not None:
@@ -690,6 +697,7 @@ class Hand:
 
     def _judge_tractor(self, seat: int, cards: tuple[int, ...]) -> Declaration:
         L = self.decl_level(seat)
+        assert L is not None
         st = self.declaration
         cur = st.strength if st else 0
         if cards in ((LJ, LJ), (BJ, BJ)):
@@ -798,7 +806,7 @@ class Hand:
         if not self._declaring_window():
             raise WrongPhase(f"{_en_seat(seat)} cannot declare now: declaring is over (phase {self.phase}).",
                              f"{_zh_seat(seat)}现在不能亮主：亮主阶段已过（{self.phase}）。")
-        kind, who = self.to_act()
+        _kind, who = self.to_act()
         if self.phase == "declare" and who != seat:
             raise OutOfTurn(f"{_en_seat(seat)} cannot declare now: it is seat {who}'s turn to declare or pass.",
                             f"{_zh_seat(seat)}现在不能亮主：轮到{who}号座位。")
@@ -907,7 +915,7 @@ class Hand:
                                 f"{_zh_seat(seat)}无需表态：轮到{self.offers[0]}号座位。")
             return
         if p in ("declare", "bid", "overturn"):
-            kind, who = self.to_act()
+            _kind, who = self.to_act()
             if who != seat:
                 raise OutOfTurn(f"{_en_seat(seat)} cannot pass now: it is seat {who}'s turn.",
                                 f"{_zh_seat(seat)}现在不能表态：轮到{who}号座位。")
@@ -1129,6 +1137,7 @@ class Hand:
         h = self.hands[seat]
         for c in self.kitty:
             h[c] += 1
+        self.nleft[seat] += len(self.kitty)
         self.kitty_holder = seat
         self._append(Event("take_kitty", seat, tuple(self.kitty)))
         self.kitty = []
@@ -1165,6 +1174,7 @@ class Hand:
         h = self.hands[seat]
         for c in cards:
             h[c] -= 1
+        self.nleft[seat] -= len(cards)
         self.kitty = list(cards)
         self.buried_by = seat
         ev = self._append(Event("bury", seat, tuple(cards)))
@@ -1237,6 +1247,7 @@ class Hand:
         h = self.hands[seat]
         for c in self.kitty:
             h[c] += 1
+        self.nleft[seat] += len(self.kitty)
         self.kitty_holder = seat
         self._append(Event("take_kitty", seat, tuple(self.kitty)))
         self.kitty = []
@@ -1271,6 +1282,8 @@ class Hand:
         self.trick_plays: list[Event] = []
         self.trick_on: list[tuple[int, ...]] = []
         self.trick_lead: Combo | None = None
+        self.trick_best: tuple[int, int] | None = None
+        self.trick_best_seat: int | None = None
 
     def legal_plays(self, seat: int) -> LegalPlays:
         """The legal plays of ``seat`` (which must be the seat to play)."""
@@ -1343,8 +1356,15 @@ class Hand:
         for c in on:
             h[c] -= 1
             played[c] += 1
+        self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
         self.trick_on.append(on)
+        lead_now = self.trick_lead
+        assert lead_now is not None
+        key = play_key(ctx, lead_now, on)
+        if key is not None and (self.trick_best is None or key > self.trick_best):
+            self.trick_best = key
+            self.trick_best_seat = seat
         if len(self.trick_plays) == self.n:
             self._finish_trick()
         else:
@@ -1356,15 +1376,14 @@ class Hand:
         lead = self.trick_lead
         assert lead is not None and ctx is not None
         ons = self.trick_on
-        i = trick_winner(ctx, lead, ons)
-        winner = self.trick_plays[i].seat
+        winner = self.trick_best_seat  # the first strongest play (先出为大), kept as plays come
         assert winner is not None
         pts = ctx.points
         points = sum(pts[c] for p in ons for c in p)
         self.points[winner] += points
         self.tricks.append((self.trick_leader, tuple(self.trick_plays), winner, points))
         self._append(Event("trick", winner, (), points))
-        if sum(self.hands[winner]) == 0:
+        if self.nleft[winner] == 0:
             self._score()
         else:
             self._new_trick(winner)
@@ -1379,14 +1398,14 @@ class Hand:
         self.phase = "scored"
         ctx = self.ctx
         assert ctx is not None
-        last_leader, last_plays, last_winner, _ = self.tricks[-1]
+        _last_leader, last_plays, last_winner, _ = self.tricks[-1]
         v = self.variant
         if self.partnership:
             state = self.state
             assert state is not None and self.dealer is not None and isinstance(self.scoring, PartnershipRules)
             dside = self.dealer % 2
             attackers = sum(p for s, p in enumerate(self.points) if s % 2 != dside)
-            last = "attackers" if last_winner % 2 != dside else "dealer"
+            last: Literal["dealer", "attackers"] = "attackers" if last_winner % 2 != dside else "dealer"
             win_play = next(e.on_table for e in last_plays if e.seat == last_winner)
             largest = max(c.size for c in decompose(ctx, win_play))
             out: dict[str, Any] = {"attackers_points": attackers, "kitty_points": self.kitty_points(),
@@ -1457,7 +1476,7 @@ class Hand:
 
     def observation(self, seat: int) -> Observation:
         playing = self.phase == "play"
-        trick = tuple((e.seat, e.on_table) for e in self.trick_plays) if playing else ()
+        trick = tuple((e.seat or 0, e.on_table) for e in self.trick_plays) if playing else ()
         lead = self.trick_lead if playing else None
         leader = self.trick_leader if playing else None
         return Observation(
@@ -1465,7 +1484,8 @@ class Hand:
             ctx=self.ctx, dealer=self.dealer, declaration=self.declaration, hand=tuple(self.hands[seat]),
             kitty=tuple(self.kitty) if self.buried_by == seat else None, leader=leader, trick=trick, lead=lead,
             played=tuple(self.played), voids=tuple(self.voids), points=tuple(self.points),
-            tricks_played=len(self.tricks), cards_left=tuple(sum(h) for h in self.hands), bid=self.bid,
+            tricks_played=len(self.tricks), cards_left=tuple(self.nleft), bid=self.bid,
+            winning=self.trick_best_seat if playing else None, winning_key=self.trick_best if playing else None,
             bidder=self.bidder, passed=frozenset(self.bid_passed))
 
     def public_events(self, seat: int | None = None) -> list[Event]:

@@ -15,7 +15,7 @@ from gameplay.hand import Hand, InvalidLog, replay
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
 
-DEMO_VARIANTS = (("tractor", {}), ("chaodi", {}), ("red-five", {"decks": 2}), ("red-five", {"decks": 3}),
+DEMO_VARIANTS: tuple[tuple[str, dict[str, int]], ...] = (("tractor", {}), ("chaodi", {}), ("red-five", {"decks": 2}), ("red-five", {"decks": 3}),
                  ("yongzhou-300", {"players": 4}), ("yongzhou-300", {"players": 3}))
 SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 MAX_LOG_BYTES = 2_000_000
@@ -24,10 +24,10 @@ KIND_WORDS = {
     "en": {"declare": "declares", "reinforce": "reinforces (自保/保主)", "overturn": "overturns (反主)",
            "self_overturn": "self-overturns (自反)", "no_trump": "no trump (反无主)", "insured": "declares insured (定主)",
            "pass": "passes", "bid": "bids", "name_trump": "names trump", "trump": "trump", "NT": "no trump",
-           "flip": "kitty card turned (翻底)"},
+           "flip": "kitty card turned (翻底)", "dealer": "dealer", "declarer": "declarer", "side": "side"},
     "zh-hans": {"declare": "亮主", "reinforce": "保主", "overturn": "反主", "self_overturn": "自反",
                 "no_trump": "反无主", "insured": "定主", "pass": "不叫", "bid": "叫分", "name_trump": "定主",
-                "trump": "主", "NT": "无主", "flip": "翻底"},
+                "trump": "主", "NT": "无主", "flip": "翻底", "dealer": "庄家", "declarer": "庄家（叫主）", "side": "方"},
 }
 
 
@@ -63,7 +63,7 @@ def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
         if k == "redeal":
             dealt = [[] for _ in range(n)]
             calls.append({"seat": None, "text": "redeal / 重新发牌", "cards": []})
-        elif k == "deal":
+        elif k == "deal" and e.seat is not None:
             dealt[e.seat].append(e.cards[0])
         elif k == "declare" or k == "overturn":
             calls.append({"seat": e.seat, "text": words.get(str(e.value), str(e.value)), "cards": card_chips(e.cards)})
@@ -102,9 +102,9 @@ def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
     for s in range(n):
         role = []
         if hand.dealer == s:
-            role.append("dealer 庄" if hand.variant != "yongzhou-300" else "declarer 庄")
+            role.append(words["dealer"] if hand.variant != "yongzhou-300" else words["declarer"])
         if hand.partnership:
-            role.append(f"side {s % 2}")
+            role.append(f"{words['side']} {s % 2}")
         seats.append({"seat": s, "role": ", ".join(role), "cards": card_chips(dealt[s], ctx),
                       "points": hand.points[s]})
     return {

@@ -233,6 +233,7 @@ class Summary:
     seconds: float
     records: list[dict[str, Any]] = field(repr=False, default_factory=list)
     matches: bool = False
+    label: str = ""
 
     @property
     def per_second(self) -> float:
@@ -247,7 +248,7 @@ class Summary:
 
     def lines(self) -> list[str]:
         recs = self.records
-        out = [f"{self.variant}: {self.count} {'matches' if self.matches else 'hands'} in {self.seconds:.1f} s "
+        out = [f"{self.label or self.variant}: {self.count} {'matches' if self.matches else 'hands'} in {self.seconds:.1f} s "
                f"({self.per_second:.1f}/s)"]
         if not recs:
             return out
@@ -300,8 +301,14 @@ def _histogram(values: Iterable[int], width: int) -> str:
     return " ".join(f"{k}–{k + width - 5}:{c[k]}" for k in sorted(c))
 
 
-def summarize(variant: str, records: list[dict[str, Any]], seconds: float, *, matches: bool = False) -> Summary:
-    return Summary(variant, len(records), seconds, records, matches)
+def summarize(variant: str, records: list[dict[str, Any]], seconds: float, *, matches: bool = False,
+              decks: int | None = None, players: int | None = None) -> Summary:
+    label = variant
+    if variant == "red-five":
+        label += f" ({decks or 2} decks)"
+    elif variant == "yongzhou-300":
+        label += f" ({players or 4} players)"
+    return Summary(variant, len(records), seconds, records, matches, label)
 
 
 class ProgressBar:

@@ -44,7 +44,6 @@ from scoring.rules import (
 )
 from tournaments import selectors
 from tournaments.models import (
-    PARTNERSHIP_VARIANTS,
     Entry,
     HandRecord,
     Match,
@@ -64,6 +63,8 @@ ON_DEMAND_MAX_UNITS = 8
 """Above this many units (tables, cards) a PDF is made by a bulk job rather than in the request."""
 GRID_WIDTH_MM = 192.0
 """The score sheet's hands table on A4 with 9 mm margins."""
+INDIVIDUAL_DEFAULT_HANDS = 8
+"""Hands at a table of an individual round when the stage does not say (as services.formats)."""
 TRUMP_LABELS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "": "NT"}
 
 
@@ -262,25 +263,43 @@ class StandingsDocument(Document):
     def columns_and_rows(self) -> tuple[list[Column], list[dict[str, Any]], str]:
         """Columns after rank and name, rows (``rank``, ``name``, ``cells``) and a note.
 
-        Elimination stages today; Swiss tiebreaks, red-five game points and Yongzhou net plug in here
-        with their own columns."""
-        assert self.tournament is not None
-        if self.tournament.variant not in PARTNERSHIP_VARIANTS:
-            return [], [], _("Standings of table rounds are not available yet.")
-        columns = [
-            Column("place", _("Place")),
-            Column("wins", _("Wins")),
-            Column("losses", _("Losses")),
-            Column("level_difference", _("Level difference")),
-        ]
-        rows = [{"rank": row.rank, "name": row.name, "seed": row.entry.seed,
-                 "cells": [row.place or "", row.wins, row.losses, signed(row.level_difference)]}
-                for row in selectors.elimination_standings(self.tournament)]
+        The stage's own metric and tiebreaks (:func:`tournaments.selectors.stage_standings`): place,
+        wins, losses and level difference for an elimination; match points and Swiss/round-robin
+        tiebreaks; cumulative game points (red five) or net (Yongzhou) for table rounds."""
+        if self.stage is None:
+            return [], [], _("No stage has started yet.")
+        table = selectors.stage_standings(self.stage)
+        keys = [key for key, _label in table.columns]
+        columns = [Column(key, label) for key, label in table.columns]
+        if table.kind == "elimination":
+            keys.insert(0, "place")
+            columns.insert(0, Column("place", _("Place")))
+        rows = [{"rank": row.rank, "name": row.name, "shared": getattr(row, "shared", False),
+                 "cells": [standing_cell(key, _standing_value(row, key)) for key in keys]} for row in table.rows]
         return columns, rows, ""
 
     def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
         columns, rows, note = self.columns_and_rows()
         return {"stage": self.stage, "columns": columns, "rows": rows, "note": note}
+
+
+SIGNED = {"level_difference", "net", "game_points", "head_to_head"}
+
+
+def _standing_value(row: Any, key: str) -> Any:
+    return row[key] if hasattr(row, "__getitem__") else getattr(row, key, None)
+
+
+def standing_cell(key: str, value: Any) -> str:
+    """A standings figure as printed: signed for differences and points, two decimals at most."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, float):
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        return f"+{text}" if key in SIGNED and value > 0 else text
+    if isinstance(value, int) and key in SIGNED:
+        return signed(value)
+    return str(value)
 
 
 # ----- bracket
@@ -439,8 +458,9 @@ def seats_of(match: Match, players: int) -> list[dict[str, Any]]:
         return [{"number": seat, "name": names[seat], "side": seat % 2,
                  "team": (match.entry(seat % 2).name if match.entry(seat % 2) else "")} for seat in range(4)]
     by_seat = {s.seat: s.entry for s in match.seats.all()}
+    count = int((match.state or {}).get("players") or 0) or (max(by_seat) + 1 if by_seat else players)
     return [{"number": seat, "name": by_seat[seat].name if seat in by_seat else "—", "side": None, "team": ""}
-            for seat in range(players)]
+            for seat in range(count)]
 
 
 def sheet_columns(rules: ScoringRules, seat_labels: Sequence[str], side_labels: Sequence[str]) -> list[Column]:
@@ -512,12 +532,23 @@ def hand_rows_for(rules: ScoringRules, stage: Stage | None) -> int:
         return rules.hand_limit
     if stage is not None and stage.hands_per_table:
         return stage.hands_per_table
-    return 20 if isinstance(rules, PartnershipRules) else 16
+    return 20 if isinstance(rules, PartnershipRules) else INDIVIDUAL_DEFAULT_HANDS
+
+
+def table_rules(match: Match, rules: ScoringRules) -> ScoringRules:
+    """A Yongzhou table may seat 3 even when the event plays 4 to a table: its own rule set then."""
+    if not isinstance(rules, YongzhouRules):
+        return rules
+    players = len(seats_of(match, rules.players))
+    if players == rules.players:
+        return rules
+    scoring_part, _rest = split_options(match.stage.tournament.options or {})
+    return scoring_rules(rules.variant, scoring_part, players=players)
 
 
 def sheet_for(match: Match, rules: ScoringRules, base_url: str) -> Sheet:
-    players = rules.players
-    seats = seats_of(match, players)
+    rules = table_rules(match, rules)
+    seats = seats_of(match, rules.players)
     sides: list[dict[str, Any]] = []
     if isinstance(rules, PartnershipRules):
         for side in (0, 1):
@@ -765,8 +796,13 @@ def tournament_round(tournament: Tournament, round_id: Any) -> Round:
 
 
 def tournament_stage(tournament: Tournament, stage_id: Any = None) -> Stage:
+    """The stage ``stage_id`` of the tournament, or by default the latest one that has started."""
     stages = Stage.objects.filter(tournament=tournament)
-    found = stages.filter(pk=stage_id).first() if stage_id else stages.order_by("-number").first()
+    if stage_id:
+        found = stages.filter(pk=stage_id).first()
+    else:
+        found = (stages.exclude(status=Stage.Status.PENDING).order_by("-number").first()
+                 or stages.order_by("-number").first())
     if found is None:
         raise DocumentError(_("The tournament has no stage yet."))
     return found
@@ -825,7 +861,7 @@ def print_job_enqueue(job_id: int) -> None:
             result = print_job_task.apply_async(args=[job_id])
         else:
             with app.connection_for_write() as connection:
-                connection.ensure_connection(max_retries=1, timeout=3)
+                connection.ensure_connection(max_retries=1, interval_start=0.5, interval_step=0.5, timeout=3)
                 result = print_job_task.apply_async(args=[job_id], connection=connection, retry=False)
         PrintJob.objects.filter(pk=job_id, task_id="").update(task_id=result.id or "")
     except (OperationalError, CeleryError, OSError, ConnectionError) as exc:

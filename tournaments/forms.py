@@ -77,6 +77,9 @@ class TournamentForm(forms.Form):
     ends_on = forms.DateField(label=_("Ends on"), required=False, widget=DateInput)
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     is_public = forms.BooleanField(label=_("Public (anyone can follow it)"), required=False, initial=True)
+    require_confirmation = forms.BooleanField(
+        label=_("Results need confirmation"), required=False,
+        help_text=_("A result becomes final when the losing side confirms it on its phone (or an organizer does)."))
     decks = forms.TypedChoiceField(label=_("Decks (red five)"), choices=[(2, "2"), (3, "3")], coerce=int, initial=2)
     players_per_table = forms.TypedChoiceField(label=_("Players per table (Yongzhou)"), choices=[(4, "4"), (3, "3")],
                                                coerce=int, initial=4)
@@ -91,12 +94,16 @@ class TournamentEditForm(forms.Form):
     ends_on = forms.DateField(label=_("Ends on"), required=False, widget=DateInput)
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     is_public = forms.BooleanField(label=_("Public (anyone can follow it)"), required=False)
+    require_confirmation = forms.BooleanField(
+        label=_("Results need confirmation"), required=False,
+        help_text=_("A result becomes final when the losing side confirms it on its phone (or an organizer does)."))
     options = OptionsField(label=_("Rule options (JSON)"), required=False)
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"name": tournament.name, "starts_on": tournament.starts_on,
                                       "ends_on": tournament.ends_on, "venue": tournament.venue,
-                                      "is_public": tournament.is_public, "options": tournament.options})
+                                      "is_public": tournament.is_public, "options": tournament.options,
+                                      "require_confirmation": tournament.require_confirmation})
         super().__init__(*args, **kwargs)
         if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
             del self.fields["options"]
@@ -134,10 +141,141 @@ class StaffForm(forms.Form):
                              initial="scorer", widget=BigRadio)
 
 
+GRAND_FINAL_CHOICES = [("single", _("a single match")), ("reset", _("with a reset")), ("none", _("none"))]
+ELIMINATION_CHOICES = [(Stage.Format.SINGLE_ELIMINATION, _("single elimination")),
+                       (Stage.Format.DOUBLE_ELIMINATION, _("double elimination"))]
+
+
 class StartForm(forms.Form):
+    format = forms.ChoiceField(label=_("Format"), choices=ELIMINATION_CHOICES, initial=Stage.Format.SINGLE_ELIMINATION,
+                               widget=BigRadio)
     seeding = forms.ChoiceField(label=_("Seeding"), choices=Stage.Seeding.choices, initial=Stage.Seeding.MANUAL,
                                 widget=BigRadio)
     third_place = forms.BooleanField(label=_("Play a third-place match"), required=False)
+    grand_final = forms.ChoiceField(label=_("Grand final (double elimination)"), choices=GRAND_FINAL_CHOICES,
+                                    initial="single", widget=BigRadio)
+    absent = forms.ChoiceField(label=_("Entries that did not check in"), initial="withdraw", widget=BigRadio,
+                               choices=[("withdraw", _("are withdrawn")), ("forfeit", _("lose their first match by forfeit"))],
+                               help_text=_("Applies once at least one entry has checked in."))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Forms posted before these fields existed (and simple clients) keep the old defaults.
+        for name in ("format", "grand_final", "absent"):
+            self.fields[name].required = False
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        d["format"] = d.get("format") or Stage.Format.SINGLE_ELIMINATION
+        d["grand_final"] = d.get("grand_final") or "single"
+        d["absent"] = d.get("absent") or "withdraw"
+        return d
+
+
+def tiebreak_help(individual: bool) -> str:
+    from tournaments import tiebreaks
+
+    allowed = tiebreaks.INDIVIDUAL_TIEBREAKS if individual else tiebreaks.PARTNERSHIP_TIEBREAKS
+    return ", ".join(allowed)
+
+
+class StageForm(forms.Form):
+    """A new stage: its format (by variant), rounds, tiebreaks in order, qualifiers and where they come from."""
+
+    format = forms.ChoiceField(label=_("Format"), widget=BigRadio)
+    name = forms.CharField(label=_("Name"), max_length=100, required=False,
+                           help_text=_("Empty: the format's name."))
+    rounds = forms.IntegerField(label=_("Rounds (Swiss, table rounds)"), min_value=1, max_value=50, required=False,
+                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    hands_per_table = forms.IntegerField(label=_("Hands per table"), min_value=1, max_value=100, required=False,
+                                         widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    tiebreaks = forms.CharField(label=_("Tiebreaks, in order"), required=False, max_length=300,
+                                widget=forms.TextInput(attrs={"class": "mono", "spellcheck": "false"}))
+    qualifiers = forms.IntegerField(label=_("Entries qualifying for the next stage"), min_value=2, required=False,
+                                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    source_stage = forms.ModelChoiceField(label=_("Qualifies from (knockout after an earlier stage)"),
+                                          queryset=Stage.objects.none(), required=False,
+                                          empty_label=_("— all active entries —"))
+    seeding = forms.ChoiceField(label=_("Seeding (knockout)"), choices=Stage.Seeding.choices,
+                                initial=Stage.Seeding.RATING, required=False, widget=BigRadio)
+    third_place = forms.BooleanField(label=_("Play a third-place match"), required=False)
+    grand_final = forms.ChoiceField(label=_("Grand final (double elimination)"), choices=GRAND_FINAL_CHOICES,
+                                    initial="single", required=False, widget=BigRadio)
+
+    PARTNERSHIP = [(Stage.Format.SINGLE_ELIMINATION, _("single elimination")),
+                   (Stage.Format.DOUBLE_ELIMINATION, _("double elimination")),
+                   (Stage.Format.SWISS, _("Swiss")), (Stage.Format.ROUND_ROBIN, _("round robin"))]
+    INDIVIDUAL = [(Stage.Format.TABLE_ROUNDS, _("individual table rounds"))]
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, prefix="stage", **kwargs)
+        partnership = tournament.is_partnership
+        self.fields["format"].choices = self.PARTNERSHIP if partnership else self.INDIVIDUAL
+        self.fields["format"].initial = Stage.Format.SWISS if partnership else Stage.Format.TABLE_ROUNDS
+        self.fields["tiebreaks"].help_text = _("Separated by commas, e.g. “%(example)s”. Empty: the standard order. "
+                                               "Choose from: %(allowed)s.") % {
+            "example": "match_wins, level_difference, buchholz" if partnership else "game_points, average, hands_won",
+            "allowed": tiebreak_help(not partnership)}
+        if partnership:
+            del self.fields["hands_per_table"]
+            self.fields["source_stage"].queryset = tournament.stages.order_by("number")
+        else:
+            for name in ("qualifiers", "source_stage", "seeding", "third_place", "grand_final"):
+                del self.fields[name]
+
+    def clean_tiebreaks(self) -> list[str]:
+        text = self.cleaned_data.get("tiebreaks") or ""
+        return [part.strip().lower().replace(" ", "_").replace("-", "_")
+                for part in text.replace("，", ",").replace(";", ",").split(",") if part.strip()]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        kwargs: dict[str, Any] = {"format": d["format"], "name": d.get("name") or "", "rounds": d.get("rounds"),
+                                  "tiebreaks_order": d.get("tiebreaks") or None}
+        if "hands_per_table" in d:
+            kwargs["hands_per_table"] = d.get("hands_per_table")
+        if "qualifiers" in d:
+            kwargs.update(qualifiers=d.get("qualifiers"), source_stage=d.get("source_stage"),
+                          seeding=d.get("seeding") or Stage.Seeding.RATING, third_place=bool(d.get("third_place")),
+                          grand_final=d.get("grand_final") or "single")
+        return kwargs
+
+
+class PairForm(forms.Form):
+    override = forms.BooleanField(label=_("Pair anyway (organizer override): outstanding results count as not played"),
+                                  required=False)
+
+
+class CsvForm(forms.Form):
+    """Entries from CSV: a file or pasted text (UTF-8)."""
+
+    file = forms.FileField(label=_("CSV file (UTF-8)"), required=False)
+    text = forms.CharField(label=_("… or paste the CSV here"), required=False,
+                           widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false", "class": "mono"}))
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        upload = d.get("file")
+        if upload:
+            d["data"] = upload.read()
+        elif (d.get("text") or "").strip():
+            d["data"] = d["text"]
+        else:
+            raise forms.ValidationError(_("Choose a file or paste the CSV."))
+        return d
+
+
+class JsonImportForm(forms.Form):
+    file = forms.FileField(label=_("Tournament export (JSON)"))
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > 20_000_000:
+            raise forms.ValidationError(_("The file is too large (at most 20 MB)."))
+        try:
+            return json.loads(upload.read().decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise forms.ValidationError(_("This is not a JSON file: %(error)s") % {"error": exc}) from exc
 
 
 class AwardForm(forms.Form):
@@ -188,6 +326,7 @@ class HandForm(forms.Form):
     }
     OUTCOME_FIELDS = ("attackers_points", "kitty_points", "last_trick_winner", "last_trick_largest",
                       "a_first_trick", "a_last_trick", "throw_penalties")
+    stepped = ("attackers_points", "kitty_points", "throw_penalties")
 
     def __init__(self, *args: Any, first_hand: bool, ask_a_tricks: bool, throw_penalties: bool,
                  **kwargs: Any) -> None:
@@ -241,3 +380,113 @@ class CorrectionForm(HandForm):
         super().__init__(*args, **kwargs)
         if not allow_force:
             del self.fields["force"]
+
+
+# --------------------------------------------------------------------------- individual tables (issue 6)
+
+SUIT_CHOICES = [("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦")]
+
+
+def _big_number(**attrs: Any) -> forms.NumberInput:
+    return forms.NumberInput(attrs={"inputmode": "numeric", "step": 5, "min": 0, "class": "big-number", **attrs})
+
+
+class TableHandForm(forms.Form):
+    """Common ground of the individual-table hand forms: the version, the seats, errors by JSON path."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    stepped: tuple[str, ...] = ()
+
+    def __init__(self, *args: Any, seats: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        self.seat_choices = [(seat, f"{seat} · {name}") for seat, name in seats]
+
+    def field_for(self, path: str) -> str | None:
+        """The form field of a scoring error path (``outcome.red_fives.0.won_by`` → ``red_five_0_won_by``)."""
+        parts = path.removeprefix("outcome.").split(".")
+        if parts[0] == "red_fives" and len(parts) >= 2 and parts[1].isdigit():
+            name = f"red_five_{parts[1]}_{parts[2] if len(parts) > 2 else 'played_by'}"
+        elif parts[0] == "points" and len(parts) == 2 and parts[1].isdigit():
+            name = f"points_{parts[1]}"
+        else:
+            name = parts[0]
+        return name if name in self.fields else None
+
+    def add_service_errors(self, field_errors: Mapping[str, list[str]]) -> None:
+        for path, messages in field_errors.items():
+            name = self.field_for(path)
+            for message in messages:
+                self.add_error(name, message)
+
+    def outcome(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class RedFiveHandForm(TableHandForm):
+    """One red-five hand (RULES.md §7): the dealer (who won the bid), bid, trump, the dealer's trick
+    points, the kitty, who won the last trick, and every captured ♥5."""
+
+    dealer = forms.TypedChoiceField(label=_("Dealer (won the bid)"), coerce=int, widget=BigRadio)
+    bid = forms.IntegerField(label=_("Bid"), widget=_big_number())
+    trump = forms.ChoiceField(label=_("Trump"), choices=SUIT_CHOICES, widget=BigRadio)
+    dealer_points = forms.IntegerField(label=_("Dealer's trick points (without the kitty)"), initial=0,
+                                       widget=_big_number())
+    kitty_points = forms.IntegerField(label=_("Kitty points"), initial=0, widget=_big_number())
+    dealer_won_last_trick = forms.ChoiceField(label=_("Dealer won the last trick"), choices=YES_NO, initial="no",
+                                              widget=BigRadio)
+    stepped = ("bid", "dealer_points", "kitty_points")
+
+    def __init__(self, *args: Any, decks: int = 2, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].choices = self.seat_choices
+        self.decks = decks
+        choices = [("", "—"), *self.seat_choices]
+        for i in range(decks):
+            self.fields[f"red_five_{i}_played_by"] = forms.TypedChoiceField(
+                label=_("Captured ♥5 no. %(n)s: played by") % {"n": i + 1}, choices=choices, coerce=int,
+                empty_value=None, required=False)
+            self.fields[f"red_five_{i}_won_by"] = forms.TypedChoiceField(
+                label=_("… won by"), choices=choices, coerce=int, empty_value=None, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        for i in range(self.decks):
+            played, won = d.get(f"red_five_{i}_played_by"), d.get(f"red_five_{i}_won_by")
+            if (played is None) != (won is None):
+                self.add_error(f"red_five_{i}_won_by" if won is None else f"red_five_{i}_played_by",
+                               _("Give both seats of a captured ♥5, or neither."))
+        return d
+
+    def red_five_rows(self) -> list[tuple[Any, Any]]:
+        return [(self[f"red_five_{i}_played_by"], self[f"red_five_{i}_won_by"]) for i in range(self.decks)]
+
+    def outcome(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        red_fives = [{"played_by": d[f"red_five_{i}_played_by"], "won_by": d[f"red_five_{i}_won_by"]}
+                     for i in range(self.decks)
+                     if d.get(f"red_five_{i}_played_by") is not None and d.get(f"red_five_{i}_won_by") is not None]
+        return {"dealer": d["dealer"], "bid": d["bid"], "trump": d["trump"], "dealer_points": d["dealer_points"],
+                "kitty_points": d["kitty_points"], "dealer_won_last_trick": d["dealer_won_last_trick"] == "yes",
+                "red_fives": red_fives}
+
+
+class YongzhouHandForm(TableHandForm):
+    """One Yongzhou hand: every player's points (they sum to 300) and who declared."""
+
+    declarer = forms.TypedChoiceField(label=_("Declarer"), coerce=int, widget=BigRadio)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["declarer"].choices = self.seat_choices
+        for seat, name in self.seats:
+            self.fields[f"points_{seat}"] = forms.IntegerField(
+                label=_("Points of seat %(seat)s (%(name)s)") % {"seat": seat, "name": name}, initial=0,
+                widget=_big_number(max=300))
+        self.stepped = tuple(f"points_{seat}" for seat, _name in self.seats)
+        # The declarer last: the points come first at the table.
+        self.order_fields(["version", *self.stepped, "declarer"])
+
+    def outcome(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        return {"points": [d[f"points_{seat}"] for seat, _name in self.seats], "declarer": d["declarer"]}

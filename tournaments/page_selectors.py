@@ -89,6 +89,7 @@ def tables_with_seats(tournament: Tournament) -> list[dict[str, Any]]:
     """The current tables, each with its seat names and who deals next."""
     matches = list(Match.objects.filter(stage__tournament=tournament,
                                         status__in=[Match.Status.READY, Match.Status.PLAYING])
+                   .exclude(section="table")
                    .select_related("round", "stage", "entry0__team__player1", "entry0__team__player2",
                                    "entry0__player", "entry1__team__player1", "entry1__team__player2",
                                    "entry1__player")
@@ -151,3 +152,102 @@ def match_for_token(token: str) -> Match | None:
         return None
     match = Match.objects.filter(scorer_token=token).only("pk").first()
     return selectors.match_detail(match.pk) if match else None
+
+
+# --------------------------------------------------------------------------- other formats (issue 6)
+
+ELIMINATION = (Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION)
+
+
+def _entry_related() -> tuple[str, ...]:
+    return ("round", "stage", "entry0__team__player1", "entry0__team__player2", "entry0__player",
+            "entry1__team__player1", "entry1__team__player2", "entry1__player")
+
+
+def stage_rounds(stage: Stage, *, current_only: bool = False) -> list[dict[str, Any]]:
+    """The rounds of a Swiss or round-robin stage: pairings by board, then the bye.
+
+    ``current_only``: only the rounds that still have an open match (or else the last round)."""
+    matches = list(stage.matches.select_related(*_entry_related()).order_by("round__number", "position"))
+    rounds: dict[int, dict[str, Any]] = {}
+    for m in matches:
+        rnd = rounds.setdefault(m.round.number, {"number": m.round.number, "name": selectors.round_label(m.round.name),
+                                                 "pairings": [], "byes": [], "open": False})
+        if m.status == Match.Status.BYE:
+            rnd["byes"].append(m.entry0)
+            continue
+        levels = (m.state or {}).get("levels") or ["", ""]
+        rnd["pairings"].append({"match": m, "board": m.table or m.position, "levels": levels,
+                                "final": selectors.is_final(m),
+                                "awaiting": m.status == Match.Status.FINISHED and m.confirmed_at is None})
+        if not selectors.is_final(m):
+            rnd["open"] = True
+    out = [rounds[k] for k in sorted(rounds)]
+    if current_only and out:
+        open_rounds = [r for r in out if r["open"]]
+        out = open_rounds or out[-1:]
+    return out
+
+
+def table_seats(match: Match) -> list[dict[str, Any]]:
+    """The players at an individual table in seat order, with running totals and who is first."""
+    state = match.state or {}
+    seats = sorted(match.seats.all(), key=lambda s: s.seat)
+    totals = state.get("totals") or [0] * len(seats)
+    first = state.get("first")
+    dealer = state.get("dealer")
+    return [{"seat": s.seat, "entry": s.entry, "name": s.entry.name, "total": totals[s.seat] if s.seat < len(totals) else 0,
+             "first": s.seat == first, "dealer": s.seat == dealer} for s in seats]
+
+
+def individual_tables(stage: Stage, *, current_only: bool = True) -> list[dict[str, Any]]:
+    """The tables of a stage of table rounds (the latest round, or every round), with seats and totals."""
+    matches = list(stage.matches.select_related("round").prefetch_related("seats__entry__player")
+                   .order_by("-round__number" if current_only else "round__number", "position"))
+    if current_only and matches:
+        latest = matches[0].round.number
+        matches = sorted((m for m in matches if m.round.number == latest), key=lambda m: m.position)
+    sit_outs = (stage.settings or {}).get("sit_outs") or {}
+    names = {e.pk: e.name for e in stage.tournament.entries.select_related("team", "player")}
+    rounds: dict[int, dict[str, Any]] = {}
+    for m in matches:
+        rnd = rounds.setdefault(m.round.number, {
+            "number": m.round.number, "name": selectors.round_label(m.round.name), "tables": [],
+            "sit_outs": [names.get(pk, "?") for pk in sit_outs.get(str(m.round.number), [])]})
+        rnd["tables"].append({"match": m, "seats": table_seats(m), "hands_planned": stage.hands_per_table,
+                              "awaiting": m.status == Match.Status.FINISHED and m.confirmed_at is None})
+    return [rounds[k] for k in sorted(rounds)]
+
+
+def format_sections(tournament: Tournament, *, current_only: bool) -> list[dict[str, Any]]:
+    """Every started stage that is not an elimination, with its rounds (Swiss, round robin) or its
+    individual tables — what the tables page and the home page show besides the bracket."""
+    out = []
+    for stage in tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-number"):
+        if stage.format in ELIMINATION:
+            continue
+        if stage.format == Stage.Format.TABLE_ROUNDS:
+            out.append({"stage": stage, "kind": "tables", "rounds": individual_tables(stage, current_only=current_only)})
+        else:
+            out.append({"stage": stage, "kind": "pairings", "rounds": stage_rounds(stage, current_only=current_only)})
+    return out
+
+
+def individual_hand_rows(match: Match) -> list[dict[str, Any]]:
+    """The hands of an individual table: the figures and each seat's game points (or net)."""
+    rows = []
+    for hand in match.hands.all():
+        outcome = hand.outcome or {}
+        result = hand.result or {}
+        values = result.get("game_points") if "game_points" in result else result.get("net") or []
+        rows.append({"hand": hand, "outcome": outcome, "values": values,
+                     "trump": SUIT_SYMBOLS.get(str(outcome.get("trump") or ""), outcome.get("trump")),
+                     "entered_by": hand.entered_by.get_username() if hand.entered_by else ""})
+    return rows
+
+
+def awaiting_confirmation(tournament: Tournament) -> list[Match]:
+    """Finished matches whose result still waits for the losing side's (or an organizer's) confirmation."""
+    return list(Match.objects.filter(stage__tournament=tournament, status=Match.Status.FINISHED,
+                                     confirmed_at__isnull=True).select_related(*_entry_related())
+                .order_by("stage__number", "round__number", "position"))

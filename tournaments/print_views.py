@@ -9,7 +9,8 @@ in-process without a broker) listed on the print jobs page.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -23,8 +24,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import documents as docs
 from tournaments import selectors
-from tournaments.models import Match, PrintJob, Round, Stage, Tournament, Variant
+from tournaments.models import Match, PrintJob, Round, Tournament, Variant
 from tournaments.permissions import can_view, is_organizer
+
+T = TypeVar("T")
+
 
 # --------------------------------------------------------------------------- access
 
@@ -88,11 +92,18 @@ def _respond(request: HttpRequest, document: docs.Document, fmt: str, *, page_ur
     return response
 
 
-def _document_or_404(build: Any) -> docs.Document:
+def _document_or_404(build: Callable[[], T]) -> T:
     try:
         return build()
     except docs.DocumentError as exc:
         raise Http404(str(exc)) from exc
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value) if value else None
+    except (TypeError, ValueError):
+        return None
 
 
 def _back(tournament: Tournament | None) -> str:
@@ -112,8 +123,9 @@ def _url(name: str, *args: Any) -> str:
 @_guarded
 def print_standings(request: HttpRequest, pk: int, fmt: str = "html") -> HttpResponse:
     tournament = _tournament(request, pk)
-    stage = Stage.objects.filter(tournament=tournament, pk=request.GET.get("stage")).first() if request.GET.get(
-        "stage") else tournament.stages.order_by("-number").first()
+    stage = None
+    if tournament.stages.exists():
+        stage = _document_or_404(lambda: docs.tournament_stage(tournament, _int(request.GET.get("stage"))))
     document = docs.StandingsDocument(tournament=tournament, stage=stage, base_url=docs.site_url(request))
     return _respond(request, document, fmt, page_url=reverse("print-standings", args=[pk]),
                     back_url=_url("tournament-standings", pk))
@@ -123,7 +135,7 @@ def print_standings(request: HttpRequest, pk: int, fmt: str = "html") -> HttpRes
 def print_bracket(request: HttpRequest, pk: int, fmt: str = "html") -> HttpResponse:
     tournament = _tournament(request, pk)
     document = _document_or_404(lambda: docs.BracketDocument(
-        tournament=tournament, stage=docs.tournament_stage(tournament, request.GET.get("stage")),
+        tournament=tournament, stage=docs.tournament_stage(tournament, _int(request.GET.get("stage"))),
         base_url=docs.site_url(request)))
     return _respond(request, document, fmt, page_url=reverse("print-bracket", args=[pk]),
                     back_url=_url("tournament-bracket", pk))
@@ -260,20 +272,20 @@ def print_job_create(request: HttpRequest, pk: int) -> HttpResponse:
         job = docs.print_job_create(tournament=tournament, kind=kind, params=params, user=request.user,
                                     base_url=docs.site_url(request))
     except (docs.DocumentError, ValueError) as exc:
-        messages.error(request, str(exc))
         if request.htmx:  # type: ignore[attr-defined]
-            return render(request, "tournaments/print/_jobs.html", {**_jobs_context(tournament), "error": str(exc)},
-                          status=400)
+            # 200: htmx swaps only successful answers in; the list shows the error above the files
+            return render(request, "tournaments/print/_jobs.html", {**_jobs_context(tournament), "error": str(exc)})
+        messages.error(request, str(exc))
         return HttpResponseRedirect(reverse("print-jobs", args=[pk]))
     job.refresh_from_db()
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "tournaments/print/_jobs.html", _jobs_context(tournament))
     if job.status == PrintJob.Status.FAILED:
         messages.error(request, _("“%(t)s” failed: %(e)s") % {"t": job.title, "e": job.error})
     elif job.status == PrintJob.Status.DONE:
         messages.success(request, _("“%(t)s” is ready.") % {"t": job.title})
     else:
         messages.info(request, _("“%(t)s” has been queued; this page shows its progress.") % {"t": job.title})
-    if request.htmx:  # type: ignore[attr-defined]
-        return render(request, "tournaments/print/_jobs.html", _jobs_context(tournament))
     return HttpResponseRedirect(reverse("print-jobs", args=[pk]))
 
 

@@ -8,11 +8,13 @@ Every form works without JavaScript; htmx adds the live parts (polling, the hand
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
@@ -28,19 +30,29 @@ from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, Stal
 from tournaments.forms import (
     AwardForm,
     CorrectionForm,
+    CsvForm,
     HandForm,
+    JsonImportForm,
+    PairForm,
     QuickPlayerForm,
     QuickTeamForm,
+    RedFiveHandForm,
     StaffForm,
+    StageForm,
     StartForm,
+    TableHandForm,
     TournamentEditForm,
     TournamentForm,
+    YongzhouHandForm,
     add_service_errors,
 )
-from tournaments.models import PARTNERSHIP_VARIANTS, Entry, Match, Player, Tournament
+from tournaments.models import PARTNERSHIP_VARIANTS, Entry, Match, Player, Stage, Tournament
 from tournaments.permissions import can_view, is_organizer, is_scorer
 from tournaments.services import bracket as bracket_services
+from tournaments.services import formats as format_services
+from tournaments.services import hands as hand_services
 from tournaments.services import setup as setup_services
+from tournaments.services import transfer as transfer_services
 from tournaments.services.hands import initial_state, score_hand
 
 HTMX_STOP_POLLING = 286
@@ -87,23 +99,36 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible_tournament(request, pk)
     entries = list(page_selectors.entries_of(tournament).filter(status=Entry.Status.ACTIVE))
-    matches = list(Match.objects.filter(stage__tournament=tournament).values_list("status", flat=True))
+    matches = list(Match.objects.filter(stage__tournament=tournament).exclude(status__in=[Match.Status.BYE,
+                                                                                           Match.Status.VOID])
+                   .values_list("status", flat=True))
     counts = {status: matches.count(status) for status in Match.Status.values}
-    standings = selectors.elimination_standings(tournament) if tournament.stages.exists() else []
+    stages = page_selectors.stages_of(tournament)
+    has_elimination = any(stage.format in page_selectors.ELIMINATION for stage in stages)
+    standings = selectors.elimination_standings(tournament) if has_elimination else []
     podium = [row for row in standings if row.place][:4]
     return render(request, "tournaments/tournament_detail.html", {
         "tournament": tournament, "entries": entries, "counts": counts, "match_total": len(matches),
-        "podium": podium, **_roles(request, tournament),
+        "podium": podium, "stages": [_stage_summary(stage) for stage in stages],
+        "sections": page_selectors.format_sections(tournament, current_only=True), **_roles(request, tournament),
     })
+
+
+def _stage_summary(stage: Stage) -> dict[str, Any]:
+    return {"stage": stage, "rounds_done": stage.rounds.count(),
+            "source": stage.source_stage.name if stage.source_stage_id else ""}  # type: ignore[union-attr]
 
 
 @require_safe
 def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every match, round by round: the bracket of an elimination, the rounds of the other formats."""
     tournament = _visible_tournament(request, pk)
     stages = [{"stage": stage, "columns": page_selectors.bracket_columns(stage)}
-              for stage in page_selectors.stages_of(tournament)]
+              for stage in page_selectors.stages_of(tournament) if stage.format in page_selectors.ELIMINATION]
+    sections = page_selectors.format_sections(tournament, current_only=False)
     template = "tournaments/_bracket.html" if request.htmx else "tournaments/bracket.html"
-    response = render(request, template, {"tournament": tournament, "stages": stages, **_roles(request, tournament)})
+    response = render(request, template, {"tournament": tournament, "stages": stages, "sections": sections,
+                                          **_roles(request, tournament)})
     return _stop_polling_when(request, response, tournament.status == Tournament.Status.FINISHED)
 
 
@@ -119,20 +144,49 @@ def tournament_tables(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible_tournament(request, pk)
     template = "tournaments/_tables.html" if request.htmx else "tournaments/tables.html"
     return render(request, template, {"tournament": tournament, "tables": page_selectors.tables_with_seats(tournament),
+                                      "sections": page_selectors.format_sections(tournament, current_only=True),
                                       **_roles(request, tournament)})
 
 
 @require_safe
 def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible_tournament(request, pk)
-    rows = selectors.elimination_standings(tournament)
-    rounds = {r.number: selectors.round_label(r.name)
-              for stage in tournament.stages.all() for r in stage.rounds.all()}
-    for row in rows:
-        row.reached_label = rounds.get(row.reached, "")  # type: ignore[attr-defined]
     template = "tournaments/_standings.html" if request.htmx else "tournaments/standings.html"
-    response = render(request, template, {"tournament": tournament, "rows": rows})
+    response = render(request, template, {"tournament": tournament, "tables": _standings_tables(tournament)})
     return _stop_polling_when(request, response, tournament.status == Tournament.Status.FINISHED)
+
+
+def _standings_tables(tournament: Tournament) -> list[dict[str, Any]]:
+    """One table per started stage (the latest first); before any stage starts, the entries."""
+    out = []
+    for table in selectors.tournament_standings(tournament):
+        rows = list(table.rows)
+        if table.kind == "elimination":
+            rounds = {r.number: selectors.round_label(r.name) for r in table.stage.rounds.all()}
+            for row in rows:
+                row.reached_label = rounds.get(row.reached, "")
+            out.append({"stage": table.stage, "kind": table.kind, "rows": rows})
+            continue
+        out.append({"stage": table.stage, "kind": table.kind, "columns": table.columns, "rows": [
+            {"rank": row.rank, "shared": row.shared, "entry": row.entry, "name": row.name,
+             "cells": [(key, row[key]) for key, _label in table.columns]} for row in rows]})
+    if not out:
+        out.append({"stage": None, "kind": "elimination", "rows": selectors.elimination_standings(tournament)})
+    return out
+
+
+@require_safe
+def standings_csv(request: HttpRequest, pk: int, stage: int) -> HttpResponse:
+    """One stage's standings as CSV (UTF-8 with a BOM, for spreadsheets)."""
+    tournament = _visible_tournament(request, pk)
+    stage_row = get_object_or_404(Stage, pk=stage, tournament=tournament)
+    table = selectors.stage_standings(stage_row)
+    columns = [("rank", _("Rank")), ("name", _("Entry")), *table.columns]
+    rows = [{key: (row[key] if hasattr(row, "values") else getattr(row, key, "")) for key, _label in columns}
+            for row in table.rows]
+    response = HttpResponse(transfer_services.standings_csv(rows, columns), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}-stage-{stage_row.number}.csv"'
+    return response
 
 
 @require_safe
@@ -143,19 +197,51 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = match.stage.tournament
     context = {"tournament": tournament, **_match_context(match), **_roles(request, tournament)}
     template = "tournaments/_match_live.html" if request.htmx else "tournaments/match_detail.html"
-    return _stop_polling_when(request, render(request, template, context), match.status == Match.Status.FINISHED)
+    done = match.status == Match.Status.FINISHED and match.confirmed_at is not None
+    return _stop_polling_when(request, render(request, template, context), done)
+
+
+def _is_individual(match: Match) -> bool:
+    return match.stage.format == Stage.Format.TABLE_ROUNDS
+
+
+def _confirmation(match: Match) -> dict[str, Any]:
+    """Whether the result waits for confirmation, and by whom (the losing side; either side after a draw)."""
+    awaiting = match.status == Match.Status.FINISHED and match.confirmed_at is None
+    losing = None if match.is_draw or match.winner_side is None else 1 - match.winner_side
+    return {"awaiting": awaiting, "losing_side": losing,
+            "losing_entry": match.entry(losing) if losing is not None else None}
+
+
+def _limit_info(match: Match) -> dict[str, Any] | None:
+    """A partnership match with a hand limit (fixed deal, 把数制): hands played of the limit, and the side
+    that has won because the trailing side cannot catch up in the hands left."""
+    rules = _rules(match.stage.tournament)
+    if rules is None or rules.hand_limit is None:
+        return None
+    hands = list(match.hands.all())
+    last = (hands[-1].result or {}) if hands else {}
+    decided = last.get("decided")
+    return {"limit": rules.hand_limit, "played": match.hands_played, "decided": decided,
+            "decided_entry": match.entry(decided) if decided is not None else None,
+            "drawn": bool(last.get("match_drawn")), "tie": rules.hand_limit_tie}
 
 
 def _match_context(match: Match) -> dict[str, Any]:
+    common = {"match": match, "round_name": selectors.round_label(match.round.name), "confirm": _confirmation(match)}
+    if _is_individual(match):
+        return {**common, "individual": True, "table_seats": page_selectors.table_seats(match),
+                "hands": page_selectors.individual_hand_rows(match), "hands_planned": match.stage.hands_per_table,
+                "red_five": match.stage.tournament.variant == "red-five"}
     seats = selectors.seat_names(match)
     preview = selectors.next_dealer_preview(match)
     levels = (match.state or {}).get("levels")
     if not levels and match.stage.tournament.variant in PARTNERSHIP_VARIANTS:
         levels = initial_state(match.stage.tournament, 0)["levels"]
     return {
-        "match": match, "seats": seats, "preview": preview, "levels": levels or ["", ""],
-        "dealer_name": seats[preview["dealer"]] if preview else "",
-        "round_name": selectors.round_label(match.round.name), "hands": page_selectors.hand_rows(match),
+        **common, "seats": seats, "preview": preview, "levels": levels or ["", ""],
+        "dealer_name": seats[preview["dealer"]] if preview else "", "hands": page_selectors.hand_rows(match),
+        "limit": _limit_info(match),
         "sides": [{"number": side, "entry": match.entry(side), "seats": (seats[side], seats[side + 2]),
                    "level": (levels or ["", ""])[side], "won": match.winner_side == side} for side in (0, 1)],
     }
@@ -179,7 +265,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/tournament_form.html", {"form": form})
 
 
-MANAGE_ACTIONS = ("details", "status", "team", "player", "seeds", "withdraw", "staff", "start", "award")
+MANAGE_ACTIONS = ("details", "status", "team", "player", "seeds", "withdraw", "staff", "start", "award",
+                  "stage_create", "stage_start", "swiss_pair", "table_draw", "checkin", "csv_preview", "csv_import",
+                  "call_time", "confirm")
 
 
 @login_required
@@ -358,29 +446,225 @@ def _manage_award(request: HttpRequest, tournament: Tournament) -> Any:
     return {"award_form": form}
 
 
+def _error_messages(request: HttpRequest, exc: ServiceError) -> None:
+    for errors in exc.field_errors.values():
+        for message in errors:
+            messages.error(request, message)
+
+
+def _posted_stage(request: HttpRequest, tournament: Tournament) -> Stage:
+    return get_object_or_404(Stage, pk=request.POST.get("stage") or 0, tournament=tournament)
+
+
+def _posted_match(request: HttpRequest, tournament: Tournament) -> Match:
+    return get_object_or_404(Match, pk=request.POST.get("match") or 0, stage__tournament=tournament)
+
+
+def _manage_stage_create(request: HttpRequest, tournament: Tournament) -> Any:
+    form = StageForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        try:
+            stage = format_services.stage_create(tournament=tournament, actor=_actor(request), **form.service_kwargs())
+        except ServiceError as exc:
+            add_service_errors(form, exc.field_errors)
+        else:
+            messages.success(request, _("Stage “%(name)s” added. Start it when the entries are ready.")
+                             % {"name": stage.name})
+            return _back(tournament, "stages")
+    return {"stage_form": form}
+
+
+def _manage_stage_start(request: HttpRequest, tournament: Tournament) -> Any:
+    stage = _posted_stage(request, tournament)
+    try:
+        format_services.stage_start(stage=stage, actor=_actor(request))
+    except ServiceError as exc:
+        _error_messages(request, exc)
+        return _back(tournament, "stages")
+    messages.success(request, _("Stage “%(name)s” started: the first tables are ready.") % {"name": stage.name})
+    return _back(tournament, f"stage-{stage.pk}")
+
+
+def _manage_swiss_pair(request: HttpRequest, tournament: Tournament) -> Any:
+    return _next_round(request, tournament, format_services.swiss_next_round, _("Round %(n)s is paired."))
+
+
+def _manage_table_draw(request: HttpRequest, tournament: Tournament) -> Any:
+    return _next_round(request, tournament, format_services.table_round_draw, _("Round %(n)s is drawn."))
+
+
+def _next_round(request: HttpRequest, tournament: Tournament, service: Any, done: str) -> Any:
+    """Pair (Swiss) or draw (table rounds) the next round; refused while results are outstanding
+    unless the organizer overrides. A refusal is shown in the stage's panel, next to the override."""
+    stage = _posted_stage(request, tournament)
+    form = PairForm(request.POST)
+    form.is_valid()
+    try:
+        rnd = service(stage=stage, actor=_actor(request), override=bool(form.cleaned_data.get("override")))
+    except ServiceError as exc:
+        return {"round_errors": {stage.pk: [m for errors in exc.field_errors.values() for m in errors]}}
+    messages.success(request, done % {"n": rnd.number})
+    return _back(tournament, f"stage-{stage.pk}")
+
+
+def _manage_checkin(request: HttpRequest, tournament: Tournament) -> Any:
+    entry = get_object_or_404(Entry, pk=request.POST.get("entry") or 0, tournament=tournament)
+    present = request.POST.get("present") == "1"
+    try:
+        transfer_services.entry_check_in(entry=entry, present=present, actor=_actor(request))
+    except ServiceError as exc:
+        _error_messages(request, exc)
+    else:
+        text = _("“%(name)s” checked in.") if present else _("“%(name)s” marked absent.")
+        messages.success(request, text % {"name": entry.name})
+    return _back(tournament, "entries")
+
+
+def _manage_csv_preview(request: HttpRequest, tournament: Tournament) -> Any:
+    """Step 1 of the CSV import: show every row and its errors. Nothing is written."""
+    form = CsvForm(request.POST, request.FILES)
+    if form.is_valid():
+        data = form.cleaned_data["data"]
+        try:
+            preview = transfer_services.csv_preview(tournament=tournament, data=data)
+        except ServiceError as exc:
+            add_service_errors(form, exc.field_errors)
+        else:
+            text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+            return {"csv_form": form, "csv_preview": preview, "csv_text": text}
+    return {"csv_form": form}
+
+
+def _manage_csv_import(request: HttpRequest, tournament: Tournament) -> Any:
+    """Step 2: import the previewed text — every row or none."""
+    text = request.POST.get("csv_data", "")
+    try:
+        done = transfer_services.csv_import(tournament=tournament, data=text, actor=_actor(request))
+    except ServiceError as exc:
+        preview = None
+        try:
+            preview = transfer_services.csv_preview(tournament=tournament, data=text)
+        except ServiceError:
+            pass
+        form = CsvForm({"text": text})
+        form.is_valid()
+        for path, errors in exc.field_errors.items():
+            for message in errors:
+                form.add_error("text", f"{path}: {message}" if path.startswith("line") else message)
+        return {"csv_form": form, "csv_preview": preview, "csv_text": text}
+    messages.success(request, _("%(n)s entries imported.") % {"n": len(done.rows)})
+    return _back(tournament, "entries")
+
+
+def _manage_call_time(request: HttpRequest, tournament: Tournament) -> Any:
+    match = _posted_match(request, tournament)
+    version = request.POST.get("version", "")
+    try:
+        done = hand_services.match_call_time(match_id=match.pk, version=int(version) if version.isdigit() else version,
+                                             actor=_actor(request))
+    except ServiceError as exc:
+        _error_messages(request, exc)
+    except StaleVersion:
+        messages.error(request, _("The match changed meanwhile (a hand was recorded): nothing was done. Try again."))
+    else:
+        if done.winner_side is not None:
+            messages.success(request, _("Time called at %(key)s: %(name)s wins.") % {"key": done.key,
+                                                                                      "name": done.winner.name})
+        elif done.is_draw:
+            messages.success(request, _("Time called at %(key)s: the match is drawn.") % {"key": done.key})
+        else:
+            messages.success(request, _("Time called at %(key)s.") % {"key": done.key})
+    return _back(tournament, "tables")
+
+
+def _manage_confirm(request: HttpRequest, tournament: Tournament) -> Any:
+    match = _posted_match(request, tournament)
+    try:
+        hand_services.match_confirm(match_id=match.pk, actor=_actor(request))
+    except ServiceError as exc:
+        _error_messages(request, exc)
+    else:
+        messages.success(request, _("The result of %(key)s is confirmed.") % {"key": match.key})
+    return _back(tournament, "confirm")
+
+
 def _manage_context(request: HttpRequest, tournament: Tournament, bound: dict[str, Any]) -> dict[str, Any]:
     not_started = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
     open_matches = page_selectors.open_matches(tournament)
     stage_matches = list(selectors.matches_of(tournament))
     links = [{"match": m, "round": selectors.round_label(m.round.name),
               "score_url": reverse("match-score", args=[m.pk]),
-              "token_url": request.build_absolute_uri(reverse("table-link", args=[m.scorer_token]))}
-             for m in stage_matches if m.status != Match.Status.PENDING]
+              "token_url": request.build_absolute_uri(reverse("table-link", args=[m.scorer_token])),
+              "call_time": tournament.is_partnership and m.status == Match.Status.PLAYING and m.hands_played > 0
+              and m.time_called_at is None}
+             for m in stage_matches if m.status not in (Match.Status.PENDING, Match.Status.BYE, Match.Status.VOID)]
+    stages = page_selectors.stages_of(tournament)
+    entries = list(page_selectors.entries_of(tournament))
     context: dict[str, Any] = {
         "tournament": tournament, "not_started": not_started,
-        "entries": list(page_selectors.entries_of(tournament)),
+        "entries": entries,
+        "checked_in": sum(1 for e in entries if e.checked_in_at and e.status == Entry.Status.ACTIVE),
         "details_form": TournamentEditForm(tournament=tournament),
         "team_form": QuickTeamForm(), "player_form": QuickPlayerForm(), "staff_form": StaffForm(),
         "start_form": StartForm(), "award_form": AwardForm(matches=open_matches),
+        "stage_form": StageForm(tournament=tournament), "pair_form": PairForm(), "csv_form": CsvForm(),
+        "csv_preview": None, "csv_text": "", "round_errors": {},
+        "show_start": not_started and tournament.is_partnership and not stages,
+        "awaiting": page_selectors.awaiting_confirmation(tournament),
         "open_matches": open_matches, "links": links, "seed_errors": [], "seed_values": {},
         "organizers": list(tournament.organizers.all()), "scorers": list(tournament.scorers.all()),
         "status_moves": [(s, Tournament.Status(s).label) for s in setup_services.STATUS_FLOW.get(tournament.status, ())],
         **_roles(request, tournament),
     }
     context.update(bound)
+    context["stages"] = [_stage_panel(stage, stages, context["round_errors"].get(stage.pk, [])) for stage in stages]
     for entry in context["entries"]:
         entry.seed_input = context["seed_values"].get(entry.pk, "" if entry.seed is None else entry.seed)
     return context
+
+
+def _stage_panel(stage: Stage, stages: list[Stage], errors: list[str]) -> dict[str, Any]:
+    """What the manage page shows and offers for one stage."""
+    rounds_done = stage.rounds.count()
+    running = stage.status == Stage.Status.RUNNING
+    more_rounds = stage.rounds_planned is None or rounds_done < stage.rounds_planned
+    earlier_open = any(s.number < stage.number and s.status != Stage.Status.FINISHED for s in stages)
+    return {
+        "stage": stage, "rounds_done": rounds_done, "errors": errors,
+        "can_start": stage.status == Stage.Status.PENDING and not earlier_open,
+        "can_pair": running and stage.format == Stage.Format.SWISS and more_rounds,
+        "can_draw": running and stage.format == Stage.Format.TABLE_ROUNDS and more_rounds,
+        "outstanding": format_services.outstanding(stage) if running else [],
+        "source": stage.source_stage.name if stage.source_stage_id else "",  # type: ignore[union-attr]
+    }
+
+
+@login_required
+@require_safe
+def tournament_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole tournament as a JSON download (organizers: it holds the players' contacts)."""
+    tournament = _organizer_tournament(request, pk)
+    data = transfer_services.tournament_export(tournament)
+    body = json.dumps(data, ensure_ascii=False, indent=1, cls=DjangoJSONEncoder)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_import(request: HttpRequest) -> HttpResponse:
+    """A tournament exported here (or elsewhere) comes back as a new tournament owned by the importer."""
+    form = JsonImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = transfer_services.tournament_import(data=form.cleaned_data["file"], owner=request.user)
+        except ServiceError as exc:
+            add_service_errors(form, exc.field_errors)
+        else:
+            messages.success(request, _("Tournament “%(name)s” imported.") % {"name": tournament.name})
+            return redirect("tournament-manage", pk=tournament.pk)
+    return render(request, "tournaments/tournament_import.html", {"form": form})
 
 
 # --------------------------------------------------------------------------- scoring at the table
@@ -484,6 +768,8 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
         if int(seen) == match.version:
             return HttpResponse(status=204)
         return render(request, "tournaments/_score_changed.html", {"base_url": base_url})
+    if _is_individual(match):
+        return _score_table(request, match, actor, base_url)
     rules = _rules(tournament) if tournament.variant in PARTNERSHIP_VARIANTS else None
     form = _hand_form(match, rules)
     correction: CorrectionForm | None = None
@@ -565,7 +851,7 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
         "playable": match.status in (Match.Status.READY, Match.Status.PLAYING)
         and tournament.status == Tournament.Status.RUNNING,
         "allow_force": is_organizer(request.user, tournament), "first_hand": not match.hands_played,
-        "steps": (-10, -5, 5, 10),
+        "steps": (-10, -5, 5, 10), "token": match.scorer_token,
     }
     return render(request, "tournaments/score.html", context)
 
@@ -598,3 +884,117 @@ def _undo(request: HttpRequest, match: Match, actor: services.Actor, base_url: s
     else:
         messages.success(request, _("The last hand was undone."))
     return redirect(base_url)
+
+
+# --------------------------------------------------------------------------- individual tables (red five, Yongzhou)
+
+def _table_form(match: Match, data: QueryDict | None = None) -> TableHandForm:
+    tournament = match.stage.tournament
+    seats = [(row["seat"], row["name"]) for row in page_selectors.table_seats(match)]
+    initial: dict[str, Any] = {"version": match.version}
+    if tournament.variant == "red-five":
+        if not match.hands_played:
+            initial["dealer"] = (match.state or {}).get("first", 0)
+        initial.update(dealer_points=0, kitty_points=0, dealer_won_last_trick="no")
+        return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial)
+    initial["declarer"] = (match.state or {}).get("dealer", 0)
+    initial.update({f"points_{seat}": 0 for seat, _name in seats})
+    return YongzhouHandForm(data, seats=seats, initial=initial)
+
+
+def _table_preview(match: Match, form: TableHandForm) -> dict[str, Any] | None:
+    """What the hand would give each seat, computed through scoring without writing."""
+    from scoring.api import score_hand_request
+
+    try:
+        result = score_hand_request(format_services.table_hand_payload(match, form.outcome()), lang=core_lang())
+    except ScoringInputError as exc:
+        form.add_service_errors(exc.field_errors)
+        return None
+    return _describe_table(match, result)
+
+
+def _describe_table(match: Match, result: dict[str, Any]) -> dict[str, Any]:
+    values = result["game_points"] if "game_points" in result else result.get("net") or []
+    seats = page_selectors.table_seats(match)
+    rows = [{**seat, "value": values[seat["seat"]] if seat["seat"] < len(values) else 0,
+             "after": seat["total"] + (values[seat["seat"]] if seat["seat"] < len(values) else 0)} for seat in seats]
+    next_dealer = result.get("next_dealer")
+    names = {seat["seat"]: seat["name"] for seat in seats}
+    return {"result": result, "rows": rows, "dealer_final": result.get("dealer_final"),
+            "next_dealer": next_dealer, "next_dealer_name": names.get(next_dealer, ""),
+            "last_hand": match.hands_played + 1 >= (match.stage.hands_per_table or 0)}
+
+
+def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
+    """The scoring page of an individual table: one hand's figures, the preview, one-tap save."""
+    tournament = match.stage.tournament
+    form = _table_form(match)
+    preview: dict[str, Any] | None = None
+    stale = False
+    if request.method == "POST":
+        action = request.POST.get("action", "record")
+        form = _table_form(match, request.POST)
+        if action == "preview":
+            if form.is_valid():
+                preview = _table_preview(match, form)
+            if request.htmx:
+                return render(request, "tournaments/_table_preview.html", {"preview": preview, "form": form})
+        elif form.is_valid():
+            try:
+                done = format_services.table_hand_record(match_id=match.pk, outcome=form.outcome(),
+                                                         version=form.cleaned_data["version"], actor=actor)
+            except ServiceError as exc:
+                form.add_service_errors(exc.field_errors)
+            except StaleVersion:
+                stale = True
+            except NotAllowed as exc:
+                raise PermissionDenied(str(exc)) from exc
+            else:
+                text = _("Hand %(n)s saved.") % {"n": done.hand.number}
+                if done.match.status == Match.Status.FINISHED:
+                    text += " " + _("The table has played all its hands.")
+                messages.success(request, text)
+                return redirect(base_url)
+        if stale:
+            match = selectors.match_detail(match.pk) or match
+            data = request.POST.copy()
+            data["version"] = str(match.version)
+            form = _table_form(match, data)
+            form.is_valid()
+    context = {
+        "tournament": tournament, **_match_context(match), "form": form, "preview": preview, "stale": stale,
+        "base_url": base_url, "finished": match.status == Match.Status.FINISHED,
+        "playable": match.status in (Match.Status.READY, Match.Status.PLAYING)
+        and tournament.status == Tournament.Status.RUNNING,
+        "steps": (-10, -5, 5, 10), "token": match.scorer_token,
+    }
+    return render(request, "tournaments/score_table.html", context)
+
+
+# --------------------------------------------------------------------------- confirmation at the table
+
+@require_http_methods(["GET", "POST"])
+def table_confirm(request: HttpRequest, token: str, side: int) -> HttpResponse:
+    """The losing side confirms the result with the table's link (the service refuses the winning side)."""
+    match = page_selectors.match_for_token(token)
+    if match is None or side not in (0, 1) or _is_individual(match):
+        raise Http404(_("No such table link."))
+    base_url = reverse("table-link", args=[token])
+    error = ""
+    status = 200
+    if request.method == "POST":
+        user = request.user if request.user.is_authenticated else None
+        try:
+            hand_services.match_confirm(match_id=match.pk, actor=services.Actor(user, "token"), side=side)
+        except NotAllowed as exc:
+            error, status = str(exc), 403
+        except ServiceError as exc:
+            error, status = " ".join(m for errors in exc.field_errors.values() for m in errors), 400
+        else:
+            messages.success(request, _("Thank you: the result is confirmed."))
+            return redirect(base_url)
+    tournament = match.stage.tournament
+    context = {"tournament": tournament, **_match_context(match), "side": side, "entry": match.entry(side),
+               "error": error, "base_url": base_url}
+    return render(request, "tournaments/confirm.html", context, status=status)

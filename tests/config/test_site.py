@@ -151,3 +151,24 @@ def test_ensure_admin_creates_one_admin_and_prints_its_login(capsys: pytest.Capt
 def test_healthz_reports_the_real_broker_as_healthy(client: Client) -> None:
     data = client.get("/healthz").json()
     assert data["broker"] == {**data["broker"], "ok": True, "mode": "broker"}
+
+
+def test_login_is_rate_limited_even_with_the_right_password(client: Client) -> None:
+    get_user_model().objects.create_user("target", password="the right password 42")
+    codes = [client.post(reverse("login"), {"username": "target", "password": "wrong"}).status_code for _ in range(5)]
+    assert codes[:4] == [200] * 4  # the form says the password is wrong; the fifth failure locks out
+    blocked = client.post(reverse("login"), {"username": "target", "password": "the right password 42"})
+    assert blocked.status_code == 429
+    assert "Too many failed log-in attempts" in blocked.content.decode()
+    # Another user from the same address is not blocked.
+    get_user_model().objects.create_user("other", password="the right password 42")
+    assert client.post(reverse("login"), {"username": "other", "password": "the right password 42"}).status_code == 302
+
+
+def test_api_token_endpoint_is_rate_limited_too(client: Client) -> None:
+    get_user_model().objects.create_user("apiuser", password="the right password 42")
+    ok = client.post("/api/v1/auth/token/", {"username": "apiuser", "password": "the right password 42"})
+    assert ok.status_code == 200 and ok.json()["token"]
+    codes = [client.post("/api/v1/auth/token/", {"username": "apiuser", "password": "x"}).status_code for _ in range(5)]
+    assert codes[:4] == [400] * 4
+    assert client.post("/api/v1/auth/token/", {"username": "apiuser", "password": "the right password 42"}).status_code == 429

@@ -84,7 +84,7 @@ def test_truncated_shuffled_and_foreign_logs_are_refused() -> None:
         replay(short)
     deck = copy.deepcopy(data)
     cards = deck["events"][0]["cards"].split()
-    deck["events"][0]["cards"] = " ".join(cards[:-1] + ["BJ"])
+    deck["events"][0]["cards"] = " ".join([*cards[:-1], "BJ"])
     with pytest.raises(InvalidLog, match="deck"):
         replay(deck)
     with pytest.raises(InvalidLog, match="Not a hand log"):

@@ -30,7 +30,7 @@ def test_summary_lines_per_variant() -> None:
 
 def test_match_runs_to_a_winner() -> None:
     m = simulate_match("tractor", 1, 0, ["heuristic", "random"])
-    assert m["winner"] in (0, 1) and m["hands"] >= 3 and "J" in m["levels"] or m["winner"] is not None
+    assert m["winner"] in (0, 1) and m["hands"] >= 3 and m["levels"] is not None
 
 
 def test_command_prints_the_summary_in_process(tmp_path: Path) -> None:

@@ -38,9 +38,9 @@ def test_contract_examples_are_real_results() -> None:
 
 
 def test_no_login_needed_even_with_a_session_and_no_csrf_token(django_user_model) -> None:
-    django_user_model.objects.create_user("u", password="pw-long-enough-1")
+    user = django_user_model.objects.create_user("u", password="pw-long-enough-1")
     client = APIClient(enforce_csrf_checks=True)
-    client.login(username="u", password="pw-long-enough-1")
+    client.force_login(user)
     assert client.post("/api/v1/scoring/hand", YONGZHOU, format="json").status_code == 200
 
 

@@ -132,8 +132,8 @@ def test_bracket_fits_64_entries_on_one_page_and_splits_bigger_ones(db: None) ->
     assert all(name in text for name in names[:64:9]) and "third-place match" in text
     t128 = make_tournament(teams=128)
     context = docs.BracketDocument(tournament=t128, stage=t128.stages.get()).get_context()
-    assert [len(page["grid"]) for page in context["pages"]] == [32, 32, 32, 32, 4]  # 4 blocks, then to the final
-    assert [len(page["round_names"]) for page in context["pages"]] == [6, 6, 6, 6, 3]
+    assert [len(page["grid"]) for page in context["pages"]] == [32, 32, 2]  # 2 blocks of 32 matches, then to the final
+    assert [len(page["round_names"]) for page in context["pages"]] == [6, 6, 2]
 
 
 def test_chinese_is_drawn_with_an_embedded_cjk_font(cup: Fixture) -> None:
@@ -323,6 +323,21 @@ def test_bulk_job_runs_in_process_and_is_listed_for_download(client: Any, cup: F
     assert pages == 2 and "王小明" in text and "Zoë" in text
     client.logout()
     assert client.get(download).status_code == 302
+
+
+def test_bulk_job_through_htmx_answers_with_the_job_list(client: Any, cup: Fixture, eager: Any,
+                                                        django_capture_on_commit_callbacks: Any) -> None:
+    client.force_login(cup.owner)
+    url = reverse("print-job-create", args=[cup.tournament.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"kind": "seating", "round": cup.round.pk}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and 'id="print-jobs"' in response.content.decode()
+    assert PrintJob.objects.get(tournament=cup.tournament).kind == "seating"
+    response = client.post(url, {"kind": "poster"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "Unknown document: poster." in response.content.decode()
+    response = client.post(url, {"kind": "score-sheets", "round": 987654})
+    assert response.status_code == 302 and PrintJob.objects.count() == 1
+    assert "No such round in this tournament." in client.get(response["Location"]).content.decode()
 
 
 def test_job_list_polls_while_a_job_is_open_and_shows_failures(client: Any, cup: Fixture) -> None:

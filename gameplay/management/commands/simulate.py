@@ -56,6 +56,13 @@ class Command(BaseCommand):
         t0 = time.perf_counter()
         bar = None if opts["no_progress"] else ProgressBar(count, getattr(self.stderr, "_out", sys.stderr))
         kw = {"decks": opts["decks"], "players": opts["players"]}
+        from gameplay.errors import GameplayError
+        from gameplay.rulesets import ruleset
+
+        try:
+            ruleset(variant, decks=opts["decks"], players=opts["players"])
+        except GameplayError as exc:
+            raise CommandError(str(exc)) from exc
         if jobs > 1 and getattr(settings, "CELERY_BROKER_URL", None):
             records = self._fan_out(variant, opts["seed"], count, bots, jobs, match, keep_log, kw, bar)
             where = f"{jobs} Celery tasks"
@@ -72,7 +79,7 @@ class Command(BaseCommand):
                 for r in records:
                     if "log" in r:
                         fh.write(json.dumps(r["log"], ensure_ascii=False, separators=(",", ":")) + "\n")
-        summary = summarize(variant, records, seconds, matches=match)
+        summary = summarize(variant, records, seconds, matches=match, decks=opts["decks"], players=opts["players"])
         self.stdout.write(f"bots: {', '.join(bots)}; seed {opts['seed']}; run {where}")
         for line in summary.lines():
             self.stdout.write(line)

@@ -1,0 +1,1 @@
+"""Reliability proofs: concurrency at scale, API fuzzing, faults, security, hand-entry properties."""
