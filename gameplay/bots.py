@@ -319,7 +319,7 @@ class HeuristicBot:
             ruff_risk = self._opponents_may_ruff(obs, ctx, s, unseen)
             if ctx.rules.throw_allowed and len(safe) >= 2 and not ruff_risk:
                 codes = tuple(x for c in safe for x in c.codes)
-                score = 100 + len(codes) * 3 + sum(pts[x] for x in codes)
+                score: float = 100 + len(codes) * 3 + sum(pts[x] for x in codes)
                 if best is None or score > best[0]:
                     best = (score, codes)
             for comp in safe:

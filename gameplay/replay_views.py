@@ -15,8 +15,12 @@ from gameplay.hand import Hand, InvalidLog, replay
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
 
-DEMO_VARIANTS: tuple[tuple[str, dict[str, int]], ...] = (("tractor", {}), ("chaodi", {}), ("red-five", {"decks": 2}), ("red-five", {"decks": 3}),
-                 ("yongzhou-300", {"players": 4}), ("yongzhou-300", {"players": 3}))
+DEMOS: dict[str, tuple[str, dict[str, int]]] = {
+    "tractor": ("tractor", {}), "chaodi": ("chaodi", {}), "red-five": ("red-five", {"decks": 2}),
+    "red-five-3": ("red-five", {"decks": 3}), "yongzhou-300": ("yongzhou-300", {"players": 4}),
+    "yongzhou-300-3": ("yongzhou-300", {"players": 3}),
+}
+"""Demo choices: the variant key, or ``red-five-3`` (3 decks) and ``yongzhou-300-3`` (3 players)."""
 SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 MAX_LOG_BYTES = 2_000_000
 
@@ -123,8 +127,9 @@ def demo_hand(variant: str, seed: int) -> Hand:
     """A seeded demo hand (heuristic vs random bots), generated on the fly."""
     from gameplay.simulate import simulate_hand
 
-    kw = dict(next((k for v, k in DEMO_VARIANTS if v == variant), {}))
-    rec = simulate_hand(variant, seed, 0, ["heuristic", "random"], keep_log=True, **kw)
+    name, kw = DEMOS[variant]
+    rec = simulate_hand(name, seed, 0, ["heuristic", "random"], keep_log=True, decks=kw.get("decks"),
+                        players=kw.get("players"))
     return replay(rec["log"])
 
 
@@ -163,12 +168,12 @@ def replay_page(request: HttpRequest) -> HttpResponse:
             seed = int(seed_text or "7")
         except ValueError:
             seed = 7
-        if variant not in {v for v, _ in DEMO_VARIANTS}:
+        if variant not in DEMOS:
             error = f"Unknown variant {variant!r}." if lang == "en" else f"未知玩法 {variant!r}。"
         else:
             hand = demo_hand(variant, seed)
             seed_text = str(seed)
-    context: dict[str, Any] = {"error": error, "raw": raw[:20000], "demo_variants": [v for v, _ in DEMO_VARIANTS],
+    context: dict[str, Any] = {"error": error, "raw": raw[:20000], "demo_variants": list(DEMOS),
                                "variant": variant, "seed": seed_text or "7"}
     if hand is not None:
         context["hand"] = replay_context(hand, lang)

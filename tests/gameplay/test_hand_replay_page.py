@@ -14,12 +14,12 @@ from gameplay.simulate import simulate_hand
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("variant", ["tractor", "chaodi", "red-five", "yongzhou-300"])
+@pytest.mark.parametrize("variant", ["tractor", "chaodi", "red-five", "red-five-3", "yongzhou-300", "yongzhou-300-3"])
 def test_demo_hand_by_variant_and_seed(client: Client, variant: str) -> None:
     r = client.get("/replay/", {"variant": variant, "seed": "7"})
     assert r.status_code == 200
     html = r.content.decode()
-    assert "trick-1" in html and "Seat 0" in html and variant in html
+    assert "trick-1" in html and "Seat 0" in html and variant.removesuffix("-3") in html
     assert 'class="pc' in html
 
 
