@@ -211,7 +211,7 @@ def cmd_hands(args: argparse.Namespace) -> int:
             print(f"{label:26}{bot:>11} {_rate(n, wall, cpu)}")
     path = Path(args.deals)
     if path.exists():
-        data = json.loads(path.read_text(encoding="utf-8"))["deals"][: args.count if args.count < 1000 else 1000]
+        data = json.loads(path.read_text(encoding="utf-8"))["deals"][: args.play_deals]
         print()
         print(f"tractor play phase alone over {len(data)} deals of {path.name} (dealer seat 0 leads):")
         for bot in ("random", "heuristic"):
@@ -255,6 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("tricks", help="trick-level benchmarks (default)")
     hands = sub.add_parser("hands", help="whole hands per second with random and heuristic bots")
     hands.add_argument("--hands", type=int, default=500, help="hands per variant and bot")
+    hands.add_argument("--play-deals", type=int, default=1000, help="deals of deals.json for the play phase alone")
     args = parser.parse_args(argv)
     if args.command == "hands":
         return cmd_hands(args)

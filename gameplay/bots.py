@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from gameplay.cards import BJ, LJ, NCODES, SUITS, code_rank, code_suit, deck_codes, make_code, to_counts
-from gameplay.combos import Combo, decompose_suit, highest_tractor_top
+from gameplay.combos import Combo, decompose_suit, highest_tractor_top, match_score
 from gameplay.hand import LegalPlays, Observation
 from gameplay.order import TRUMP, Context
 from gameplay.rulesets import ruleset
@@ -106,6 +106,7 @@ def _full_counts(obs: Observation) -> tuple[int, ...]:
 
 
 YONGZHOU_EAGERNESS = 0.5
+BID_OFFSET = -30
 YZ_MIN = 100
 
 
@@ -202,9 +203,9 @@ class HeuristicBot:
             hand[make_code(s, 3)] for s in range(4)) * 0.5
         aces = sum(hand[make_code(s, 14)] for s in range(4))
         held = sum(hand)
-        scale = 25 / held
+        scale = 25 / held  # in points of a 2-deck hand of 25 cards
         est = (strength * 5 + trumps * 8 + h5 * 10 + aces * 4) * scale
-        limit = 30 + est
+        limit = (BID_OFFSET + est) * obs.decks / 2  # 3 decks: 300 points in play
         ok = [b for b in options if b <= limit]
         return ok[0] if ok else None
 
@@ -438,8 +439,11 @@ class HeuristicBot:
         es, st, pts = ctx.esuit, ctx.strength, ctx.points
         suit = [c for c in ctx.suit_codes[lead.suit] for _ in range(counts[c])]
         extra = ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points
-        if len(suit) > lead.n and lead.n > 1 and not extra and all(c.width == 1 for c in lead.components):
-            # singles only: any n cards of the suit follow legally — the cheapest, the richest, the strongest
+        if len(suit) > lead.n and lead.n > 1 and not extra and (
+                all(c.width == 1 for c in lead.components)
+                or not any(match_score(ctx, lead, {c: counts[c] for c in ctx.suit_codes[lead.suit] if counts[c]}))):
+            # no structure to match: any n cards of the suit follow legally — the cheapest, the richest,
+            # the strongest
             costs = _cost_table(ctx)
             n = lead.n
             by_cost = sorted(suit, key=lambda c: pts[c] * 4 + costs[c])

@@ -26,7 +26,6 @@ import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import islice
 from typing import Any, Literal, NamedTuple
 
 from gameplay.cards import (
@@ -42,7 +41,7 @@ from gameplay.cards import (
     make_code,
     parse_cards,
 )
-from gameplay.combos import Combo, classify, decompose
+from gameplay.combos import Combo, decompose
 from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
 from gameplay.legality import (
     _count_submultisets,
@@ -392,6 +391,9 @@ class Observation(NamedTuple):
     """The seat whose play currently wins the trick (None before the lead)."""
     winning_key: tuple[int, int] | None
     """Its strength against the lead (``gameplay.tricks.play_key``)."""
+    events: tuple[Event, ...]
+    """The public events so far (the deck, dealt cards and the kitty hidden; this seat's own cards are
+    in ``hand`` and ``kitty``)."""
     bid: int | None
     bidder: int | None
     passed: frozenset[int]
@@ -451,6 +453,8 @@ class Hand:
             fb = self.rng.randrange(self.n) if r.option("first_bidder") == "random" else 0
         self.first_bidder = fb
         self.log: list[Event] = []
+        self.public_log: list[Event] = []
+        """The log as a spectator sees it (no deck, no dealt cards, no kitty): part of every observation."""
         self._decl_levels: dict[int, int | None] = {}
         self.redeals = 0
         first = list(deck) if deck is not None else self._new_deck()
@@ -473,6 +477,7 @@ class Hand:
             h.nleft[seat] = len(hands[seat])
         h.dealt = h.ndeal
         h.log = [Event("position", None, tuple(deck))]
+        h.public_log = [Event("position")]
         h.dealer = dealer
         h.trump = trump
         if h.partnership:
@@ -547,6 +552,7 @@ class Hand:
 
     def _append(self, ev: Event) -> Event:
         self.log.append(ev)
+        self.public_log.append(redact(ev, None))
         return ev
 
     # ------------------------------------------------------------ queries
@@ -764,6 +770,10 @@ class Hand:
                             "须亮一张级牌加同颜色的王（红桃/方块配大王，黑桃/梅花配小王），或一对级牌加该王（定主）")
         suit = SUITS[code_suit(lv[0])]
         if len(lv) == 2:
+            if not self.first_hand and self.dealer is not None and seat != self.dealer and \
+                    seat % 2 == self.dealer % 2:
+                raise self._bad(seat, cards, "only the dealer insures (定主) with a pair of level cards; the partner "
+                                "declares with one level card and the joker", "只有庄家可以用一对级牌定主；对家用一张级牌加王叫主")
             return Declaration(seat, cards, "insured", suit, PAIR_ORDER[suit])
         return Declaration(seat, cards, "declare", suit, 0)
 
@@ -831,6 +841,10 @@ class Hand:
         if self.phase == "deal" and self.offers and self.offers[0] != seat:
             return []
         return self._candidates(seat, overturn=False)
+
+    def declarations_by_seat(self) -> dict[int, list[tuple[int, ...]]]:
+        """The legal declarations of every seat right now (after each dealt card, for the UI)."""
+        return {s: self.legal_declarations(s) for s in range(self.n)}
 
     def _candidates(self, seat: int, *, overturn: bool) -> list[tuple[int, ...]]:
         h = self.hands[seat]
@@ -1350,6 +1364,7 @@ class Hand:
             if s not in self.voids[seat] and any(es[c] != s for c in cards):
                 self.voids[seat] = self.voids[seat] | {s}
         self.log.append(ev)
+        self.public_log.append(ev)
         on = ev.on_table
         h = hands[seat]
         played = self.played
@@ -1486,6 +1501,7 @@ class Hand:
             played=tuple(self.played), voids=tuple(self.voids), points=tuple(self.points),
             tricks_played=len(self.tricks), cards_left=tuple(self.nleft), bid=self.bid,
             winning=self.trick_best_seat if playing else None, winning_key=self.trick_best if playing else None,
+            events=tuple(self.public_log),
             bidder=self.bidder, passed=frozenset(self.bid_passed))
 
     def public_events(self, seat: int | None = None) -> list[Event]:
@@ -1659,18 +1675,7 @@ def _parses(raw: Any) -> bool:
     return True
 
 
-def public_cards(ctx: Context, codes: Iterable[int]) -> str:
-    """Cards strongest first, canonical notation."""
-    return format_cards(ctx.sorted_desc(list(codes)))
-
-
-def first_of(it: Iterable[tuple[int, ...]], k: int) -> list[tuple[int, ...]]:
-    return list(islice(it, k))
-
-
 def level_rank(level: str) -> int:
     return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(level) or int(level)
 
 
-def classify_play(ctx: Context, cards: Sequence[int]) -> Combo:
-    return classify(ctx, cards)

@@ -28,10 +28,12 @@ KIND_WORDS = {
     "en": {"declare": "declares", "reinforce": "reinforces (自保/保主)", "overturn": "overturns (反主)",
            "self_overturn": "self-overturns (自反)", "no_trump": "no trump (反无主)", "insured": "declares insured (定主)",
            "pass": "passes", "bid": "bids", "name_trump": "names trump", "trump": "trump", "NT": "no trump",
-           "flip": "kitty card turned (翻底)", "dealer": "dealer", "declarer": "declarer", "side": "side"},
+           "flip": "kitty card turned (翻底)", "dealer": "dealer", "declarer": "declarer", "side": "side",
+           "round": "overturn round 炒底"},
     "zh-hans": {"declare": "亮主", "reinforce": "保主", "overturn": "反主", "self_overturn": "自反",
                 "no_trump": "反无主", "insured": "定主", "pass": "不叫", "bid": "叫分", "name_trump": "定主",
-                "trump": "主", "NT": "无主", "flip": "翻底", "dealer": "庄家", "declarer": "庄家（叫主）", "side": "方"},
+                "trump": "主", "NT": "无主", "flip": "翻底", "dealer": "庄家", "declarer": "庄家（叫主）", "side": "方",
+                "round": "反主炒底"},
 }
 
 
@@ -72,7 +74,9 @@ def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
         elif k == "declare" or k == "overturn":
             calls.append({"seat": e.seat, "text": words.get(str(e.value), str(e.value)), "cards": card_chips(e.cards)})
         elif k == "pass":
-            calls.append({"seat": e.seat, "text": words["pass"], "cards": []})
+            phase = {"overturn": words["round"], "bid": words["bid"]}.get(str(e.value), "")
+            calls.append({"seat": e.seat, "text": f"{words['pass']} ({phase})" if phase else words["pass"],
+                          "cards": []})
         elif k == "bid":
             calls.append({"seat": e.seat, "text": f"{words['bid']} {e.value}", "cards": []})
         elif k in ("name_trump", "trump"):
@@ -155,8 +159,9 @@ def replay_page(request: HttpRequest) -> HttpResponse:
             raw = request.POST.get("log", "")
         if raw.strip() and not error:
             text = raw.strip()
-            if "\n" in text and text.lstrip().startswith("{") and not text.rstrip().endswith("}\n"):
-                text = text.splitlines()[0] if text.count("\n{") else text  # JSON lines: the first hand
+            lines = [line for line in text.splitlines() if line.strip()]
+            if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
+                text = lines[0]  # JSON lines (``simulate --log``): the first hand
             try:
                 hand = replay(text) if text.startswith("{") else _from_text(text)
             except InvalidLog as exc:

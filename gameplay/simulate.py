@@ -206,6 +206,7 @@ def simulate_match(variant: str, seed: int, index: int, bots: Sequence[str], *,
             winner = hand.result.match_winner
             break
     return {"variant": variant, "index": index, "seed": ms, "hands": hands, "winner": winner,
+            "bots": [bots[0], bots[1] if len(bots) > 1 else bots[0]],
             "winner_bot": None if winner is None else (bots[winner] if len(bots) > 1 else bots[0]),
             "levels": list(state.levels) if state else None, "redeals": redeals}
 
@@ -254,10 +255,12 @@ class Summary:
             return out
         if self.matches:
             hs = [r["hands"] for r in recs]
-            wins = Counter(r["winner_bot"] for r in recs)
+            wins = Counter(r["winner"] for r in recs)
+            bots = recs[0]["bots"]
             out.append(f"hands per match: mean {statistics.mean(hs):.1f}, median {statistics.median(hs):g}, "
                        f"min {min(hs)}, max {max(hs)}")
-            out.append("match wins: " + ", ".join(f"{k}: {v}" for k, v in sorted(wins.items(), key=str)))
+            out.append("match wins: " + ", ".join(f"side {side} ({bots[side]}) {wins[side]}" for side in (0, 1))
+                       + (f", unfinished {wins[None]}" if wins[None] else ""))
             return out
         out.append(f"average tricks per hand: {statistics.mean(r['tricks'] for r in recs):.2f}; "
                    f"redeals: {sum(r['redeals'] for r in recs)}")

@@ -602,8 +602,9 @@ class VersionInput(serializers.Serializer):
 
 
 class ConfirmInput(serializers.Serializer):
-    side = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True,
-                                   help_text="the confirming (losing) side; organizers may leave it out")
+    side = serializers.ChoiceField(choices=[0, 1, 2, 3], required=False, allow_null=True,
+                                   help_text="the confirming (losing) side — at an individual table, the "
+                                             "confirming player's seat; organizers may leave it out")
 
 
 class AwardInput(serializers.Serializer):
@@ -691,9 +692,17 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         try:
-            done = services.hand_correct(match_id=match.pk, number=int(number), outcome=data["outcome"],
-                                         version=data["version"], actor=actor, force=data["force"],
-                                         dealer=data.get("dealer"), trump=data.get("trump"))
+            if match.stage.format == Stage.Format.TABLE_ROUNDS:
+                from tournaments.services.formats import table_hand_correct
+
+                table = table_hand_correct(match_id=match.pk, number=int(number), outcome=data["outcome"],
+                                           version=data["version"], actor=actor)
+                hand = table.hands.get(number=int(number))
+                done = services.HandOutcome(hand, hand.result, table)
+            else:
+                done = services.hand_correct(match_id=match.pk, number=int(number), outcome=data["outcome"],
+                                             version=data["version"], actor=actor, force=data["force"],
+                                             dealer=data.get("dealer"), trump=data.get("trump"))
         except (ServiceError, StaleVersion, CorrectionRefused, NotAllowed) as exc:
             return service_errors(exc)
         return Response(self._hand_answer(done))
@@ -705,8 +714,13 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         serializer = VersionInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            services.hand_undo(match_id=match.pk, version=serializer.validated_data["version"], actor=actor,
-                               force=serializer.validated_data["force"])
+            if match.stage.format == Stage.Format.TABLE_ROUNDS:
+                from tournaments.services.formats import table_hand_undo
+
+                table_hand_undo(match_id=match.pk, version=serializer.validated_data["version"], actor=actor)
+            else:
+                services.hand_undo(match_id=match.pk, version=serializer.validated_data["version"], actor=actor,
+                                   force=serializer.validated_data["force"])
         except (ServiceError, StaleVersion, CorrectionRefused, NotAllowed) as exc:
             return service_errors(exc)
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)

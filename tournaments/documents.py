@@ -33,6 +33,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.rules import (
     PartnershipRules,
@@ -65,7 +66,7 @@ GRID_WIDTH_MM = 192.0
 """The score sheet's hands table on A4 with 9 mm margins."""
 INDIVIDUAL_DEFAULT_HANDS = 8
 """Hands at a table of an individual round when the stage does not say (as services.formats)."""
-TRUMP_LABELS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "": "NT"}
+TRUMP_LABELS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
 class DocumentError(ValueError):
@@ -129,6 +130,11 @@ def rules_of(tournament: Tournament | None, variant: str | None = None, players:
         return scoring_rules(variant, scoring_part, **kwargs)
     assert variant is not None
     return scoring_rules(variant, players=players if variant == Variant.YONGZHOU else None)
+
+
+def trump_label(trump: str) -> str:
+    """♠ ♥ ♣ ♦, or NT (无主) for no trump."""
+    return TRUMP_LABELS.get(trump, trump) if trump else pgettext("trump", "NT")
 
 
 def signed(value: int) -> str:
@@ -207,14 +213,16 @@ class Document:
 
     def render_html(self, *, for_pdf: bool = False, units: Sequence[Any] | None = None,
                     extra: dict[str, Any] | None = None) -> str:
+        language = translation.get_language() or settings.LANGUAGE_CODE
         context = {
             "document": self,
             "title": self.title,
-            "title_zh": self.title_zh,
+            # the Chinese title beside an English one; in Chinese the translated title says it already
+            "title_zh": "" if language.lower().startswith("zh") else self.title_zh,
             "tournament": self.tournament,
             "for_pdf": for_pdf,
             "print_css": print_css() if for_pdf else "",
-            "LANGUAGE_CODE": translation.get_language() or settings.LANGUAGE_CODE,
+            "LANGUAGE_CODE": language,
             "printed_at": timezone.localtime(),
         }
         context.update(self.get_context(units))
@@ -313,6 +321,8 @@ class BracketDocument(Document):
 
     def __init__(self, *, tournament: Tournament, stage: Stage, **kwargs: Any) -> None:
         super().__init__(tournament=tournament, **kwargs)
+        if stage.format != Stage.Format.SINGLE_ELIMINATION:
+            raise DocumentError(_("Only single-elimination brackets can be printed so far."))
         self.stage = stage
 
     @property
@@ -498,7 +508,7 @@ def hand_values(hand: HandRecord, rules: ScoringRules) -> dict[str, Any]:
     if isinstance(rules, PartnershipRules):
         last = outcome.get("last_trick") or {}
         levels = (result.get("state") or {}).get("levels") or ["", ""]
-        values.update(dealer=hand.dealer, trump=TRUMP_LABELS.get(hand.trump, hand.trump),
+        values.update(dealer=hand.dealer, trump=trump_label(hand.trump),
                       attackers_points=outcome.get("attackers_points", ""), kitty_points=outcome.get("kitty_points", ""),
                       last_winner={"dealer": "D", "attackers": "A"}.get(last.get("winner"), ""),
                       last_largest=last.get("largest") or "", throw_penalties=outcome.get("throw_penalties", ""),
@@ -506,7 +516,7 @@ def hand_values(hand: HandRecord, rules: ScoringRules) -> dict[str, Any]:
                       level_0=levels[0], level_1=levels[1])
     elif isinstance(rules, RedFiveRules):
         values.update(dealer=outcome.get("dealer", hand.dealer), bid=outcome.get("bid", ""),
-                      trump=TRUMP_LABELS.get(outcome.get("trump", ""), outcome.get("trump", "")),
+                      trump=trump_label(outcome.get("trump", "")),
                       dealer_points=outcome.get("dealer_points", ""), kitty_points=outcome.get("kitty_points", ""),
                       dealer_last=yes_no(outcome.get("dealer_won_last_trick")),
                       red_fives=", ".join(f"{c.get('won_by')}→{c.get('played_by')}" for c in outcome.get("red_fives", [])))
@@ -808,6 +818,11 @@ def tournament_stage(tournament: Tournament, stage_id: Any = None) -> Stage:
     return found
 
 
+def last_knockout(tournament: Tournament) -> int | None:
+    return (Stage.objects.filter(tournament=tournament, format=Stage.Format.SINGLE_ELIMINATION)
+            .order_by("-number").values_list("pk", flat=True).first())
+
+
 def match_for_print(match_id: Any) -> Match | None:
     return _matches_qs().prefetch_related("adjustments").filter(pk=match_id).first()
 
@@ -825,8 +840,8 @@ def document_from_params(tournament: Tournament, kind: str, params: dict[str, An
         stage = tournament_stage(tournament, params.get("stage")) if tournament.stages.exists() else None
         return StandingsDocument(tournament=tournament, stage=stage, base_url=base_url)
     if cls is BracketDocument:
-        return BracketDocument(tournament=tournament, stage=tournament_stage(tournament, params.get("stage")),
-                               base_url=base_url)
+        return BracketDocument(tournament=tournament, stage=tournament_stage(
+            tournament, params.get("stage") or last_knockout(tournament)), base_url=base_url)
     return BlankSheetsDocument(tournament=tournament, count=int(params.get("count") or 1), base_url=base_url)
 
 

@@ -484,9 +484,15 @@ class YongzhouHandForm(TableHandForm):
                 label=_("Points of seat %(seat)s (%(name)s)") % {"seat": seat, "name": name}, initial=0,
                 widget=_big_number(max=300))
         self.stepped = tuple(f"points_{seat}" for seat, _name in self.seats)
-        # The declarer last: the points come first at the table.
-        self.order_fields(["version", *self.stepped, "declarer"])
+        self.fields["tie_break"] = forms.TypedChoiceField(
+            label=_("Only if several players tie for the most points: who is dealt to first next hand"),
+            choices=[("", "—"), *self.seat_choices], coerce=int, empty_value=None, required=False)
+        # The declarer after the points: the points come first at the table.
+        self.order_fields(["version", *self.stepped, "declarer", "tie_break"])
 
     def outcome(self) -> dict[str, Any]:
         d = self.cleaned_data
-        return {"points": [d[f"points_{seat}"] for seat, _name in self.seats], "declarer": d["declarer"]}
+        outcome = {"points": [d[f"points_{seat}"] for seat, _name in self.seats], "declarer": d["declarer"]}
+        if d.get("tie_break") is not None:
+            outcome["tie_break"] = d["tie_break"]
+        return outcome

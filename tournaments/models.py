@@ -218,7 +218,8 @@ class Stage(TimeStamped):
         ]
 
     def __str__(self) -> str:
-        return self.name or f"Stage {self.number}"
+        """The stage's own name, else its format in the visitor's language."""
+        return self.name or str(self.get_format_display()).capitalize()
 
 
 class Round(TimeStamped):
@@ -231,7 +232,9 @@ class Round(TimeStamped):
         constraints = [models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique")]
 
     def __str__(self) -> str:
-        return self.name or f"Round {self.number}"
+        from tournaments.selectors import round_label
+
+        return round_label(self.name) if self.name else f"{self.number}"
 
 
 class Match(TimeStamped):

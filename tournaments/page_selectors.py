@@ -109,7 +109,8 @@ def tables_with_seats(tournament: Tournament) -> list[dict[str, Any]]:
 
 def open_matches(tournament: Tournament) -> list[Match]:
     """Matches an organizer may award: two entries, not finished."""
-    return list(selectors.matches_of(tournament).filter(status__in=[Match.Status.READY, Match.Status.PLAYING]))
+    return list(selectors.matches_of(tournament).filter(status__in=[Match.Status.READY, Match.Status.PLAYING])
+                .exclude(section="table"))
 
 
 def hand_rows(match: Match) -> list[dict[str, Any]]:

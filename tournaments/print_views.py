@@ -135,7 +135,8 @@ def print_standings(request: HttpRequest, pk: int, fmt: str = "html") -> HttpRes
 def print_bracket(request: HttpRequest, pk: int, fmt: str = "html") -> HttpResponse:
     tournament = _tournament(request, pk)
     document = _document_or_404(lambda: docs.BracketDocument(
-        tournament=tournament, stage=docs.tournament_stage(tournament, _int(request.GET.get("stage"))),
+        tournament=tournament, stage=docs.tournament_stage(
+            tournament, _int(request.GET.get("stage")) or docs.last_knockout(tournament)),
         base_url=docs.site_url(request)))
     return _respond(request, document, fmt, page_url=reverse("print-bracket", args=[pk]),
                     back_url=_url("tournament-bracket", pk))
@@ -240,7 +241,7 @@ def print_jobs(request: HttpRequest, pk: int) -> HttpResponse:
                   .order_by("stage__number", "number"))
     for round_ in rounds:
         round_.label = selectors.round_label(round_.name) if round_.name else str(round_)  # type: ignore[attr-defined]
-    stages = list(tournament.stages.order_by("number"))
+    stages = list(tournament.stages.filter(format="single_elimination").order_by("number"))
     finished = list(Match.objects.filter(stage__tournament=tournament, status=Match.Status.FINISHED)
                     .exclude(entry0=None).exclude(entry1=None)
                     .select_related("round", "entry0__team", "entry1__team", "entry0__player", "entry1__player")

@@ -607,7 +607,7 @@ def _manage_context(request: HttpRequest, tournament: Tournament, bound: dict[st
         "details_form": TournamentEditForm(tournament=tournament),
         "team_form": QuickTeamForm(), "player_form": QuickPlayerForm(), "staff_form": StaffForm(),
         "start_form": StartForm(), "award_form": AwardForm(matches=open_matches),
-        "stage_form": StageForm(tournament=tournament), "pair_form": PairForm(), "csv_form": CsvForm(),
+        "stage_form": StageForm(tournament=tournament), "csv_form": CsvForm(),
         "csv_preview": None, "csv_text": "", "round_errors": {},
         "show_start": not_started and tournament.is_partnership and not stages,
         "awaiting": page_selectors.awaiting_confirmation(tournament),
@@ -892,12 +892,10 @@ def _table_form(match: Match, data: QueryDict | None = None) -> TableHandForm:
     tournament = match.stage.tournament
     seats = [(row["seat"], row["name"]) for row in page_selectors.table_seats(match)]
     initial: dict[str, Any] = {"version": match.version}
+    # No seat is preselected: the dealer (red five: who won the bid) and the declarer are tapped every hand.
     if tournament.variant == "red-five":
-        if not match.hands_played:
-            initial["dealer"] = (match.state or {}).get("first", 0)
         initial.update(dealer_points=0, kitty_points=0, dealer_won_last_trick="no")
         return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial)
-    initial["declarer"] = (match.state or {}).get("dealer", 0)
     initial.update({f"points_{seat}": 0 for seat, _name in seats})
     return YongzhouHandForm(data, seats=seats, initial=initial)
 

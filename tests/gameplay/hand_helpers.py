@@ -71,8 +71,10 @@ def check_hand(h: Hand, *, referee: bool = False, replay_it: bool = True) -> Non
     assert h.finished
     played_and_kitty = [c for c in range(54) for _ in range(h.played[c])] + list(h.kitty)
     assert sorted(played_and_kitty) == sorted(h.deck)
-    deals = [e for e in h.log if e.kind == "deal"]
-    assert len(deals) == h.rules.hand_size * h.n
+    start = max((i for i, e in enumerate(h.log) if e.kind in ("shuffle", "redeal")), default=0)
+    deals = [e for e in h.log[start:] if e.kind == "deal"]
+    assert len(deals) == h.rules.hand_size * h.n  # every card of the (last) deck dealt once
+    assert sorted([e.cards[0] for e in deals] + list(h.log[start].cards[len(deals):])) == sorted(h.deck)
     assert all(sum(x) == 0 for x in h.hands)
     ctx = h.ctx
     assert ctx is not None

@@ -422,3 +422,16 @@ def test_hand_modules_import_without_django() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=root, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)},
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
+
+
+def test_chaodi_only_the_dealer_insures() -> None:
+    state = MatchState(levels=("8", "8"), dealer=0, hands_played=3)
+    deck = arrange("chaodi", {2: "C8 C8 LJ"})
+    h = Hand(HandConfig("chaodi", state=state), deck=deck)
+    h.deal_all()
+    while h.to_act()[1] != 2:
+        h.pass_(h.to_act()[1])
+    with pytest.raises(IllegalPlay) as e:
+        h.declare(2, c("C8 C8 LJ"))
+    assert "only the dealer insures" in str(e.value)
+    assert h.declare(2, c("C8 LJ")).value == "declare" and h.dealer == 0

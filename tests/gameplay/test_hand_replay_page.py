@@ -54,3 +54,11 @@ def test_chinese_page_uses_the_chinese_messages(client: Client) -> None:
     client.cookies["django_language"] = "zh-hans"
     r = client.get("/replay/", {"variant": "yongzhou-300", "seed": "2"})
     assert r.status_code == 200 and 'lang="zh-hans"' in r.content.decode()
+
+
+def test_json_lines_file_shows_the_first_hand(client: Client, tmp_path) -> None:
+    logs = [simulate_hand("tractor", 3, i, ["random"], keep_log=True)["log"] for i in range(2)]
+    body = "\n".join(json.dumps(x) for x in logs) + "\n"
+    upload = SimpleUploadedFile("hands.jsonl", body.encode(), content_type="application/json")
+    r = client.post("/replay/", {"file": upload})
+    assert r.status_code == 200 and "trick-1" in r.content.decode()

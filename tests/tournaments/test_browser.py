@@ -133,3 +133,68 @@ def test_the_bracket_advances_and_the_standings_refresh_themselves(page: Any, li
     semi = page.locator("#bm-R2-M1")
     assert winner.name in semi.inner_text()
     assert "✔" in page.locator("#bm-R1-M1 .bm-slot.won").inner_text()
+
+
+def test_one_swiss_round_from_pairing_to_standings(page: Any, phone_page: Any, live_server: Any) -> None:
+    """An organizer adds a Swiss stage to a 4-team tractor tournament and starts it; a scorer on a phone
+    records both matches of round 1 until they end; the organizer pairs round 2; the standings show the
+    two winners on top with one match point each."""
+    from tournaments.models import Stage
+
+    owner = get_user_model().objects.create_user("organizer", password=PASSWORD)
+    scorer = get_user_model().objects.create_user("scorer", password=PASSWORD)
+    tournament = build_tournament(owner, teams=4, start=False, name="瑞士轮 Swiss Night")
+    tournament.scorers.add(scorer)
+    base = live_server.url
+    log_in(page, base, "organizer")
+    page.goto(f"{base}/tournaments/{tournament.pk}/manage/")
+    page.locator("#stage-form label[for=id_stage-format_2]").click()  # Swiss
+    page.fill("#id_stage-rounds", "2")
+    page.fill("#id_stage-tiebreaks", "match_wins, level_difference, buchholz")
+    page.get_by_role("button", name="Add the stage").click()
+    page.wait_for_load_state()
+    stage = Stage.objects.get(tournament=tournament)
+    assert stage.format == "swiss" and stage.tiebreaks == ["match_wins", "level_difference", "buchholz"]
+    page.get_by_role("button", name="Start this stage").click()
+    page.wait_for_load_state()
+    assert "started" in page.content()
+    matches = list(Match.objects.filter(stage=stage, round__number=1).order_by("position"))
+    assert len(matches) == 2 and all(m.status == Match.Status.READY for m in matches)
+
+    phone = phone_page
+    log_in(phone, base, "scorer")
+    for match in matches:
+        phone.goto(f"{base}/matches/{match.pk}/score/")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        phone.locator("label[for=id_dealer_0]").click()  # seat 0 deals: side 0 shuts the attackers out
+        for number in (1, 2, 3, 4):
+            phone.locator("label[for=id_trump_0]").click()
+            if number == 4:
+                phone.locator("#preview .preview[data-winner='0']").wait_for()
+            with phone.expect_navigation():
+                phone.locator("#save-hand").click()
+        assert phone.locator(".ok-box").is_visible()
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED and match.winner_side == 0
+    if SCREENSHOTS:
+        phone.screenshot(path=f"{SCREENSHOTS}/phone-swiss-finished.png", full_page=True)
+
+    page.goto(f"{base}/tournaments/{tournament.pk}/manage/")
+    assert page.locator(f"#stage-{stage.pk} a.outstanding").count() == 0
+    page.get_by_role("button", name="Pair round 2").click()
+    page.wait_for_load_state()
+    assert "Round 2 is paired." in page.content()
+    assert Match.objects.filter(stage=stage, round__number=2).count() == 2
+    if SCREENSHOTS:
+        page.screenshot(path=f"{SCREENSHOTS}/manage-swiss.png", full_page=True)
+
+    page.get_by_role("link", name="Standings").first.click()
+    rows = page.locator(f"#standings-{stage.pk} tbody tr")
+    winners = {str(m.entry0_id) for m in matches}
+    assert {rows.nth(0).get_attribute("data-entry"), rows.nth(1).get_attribute("data-entry")} == winners
+    for index in (0, 1):
+        assert rows.nth(index).locator("td.col-match_wins").inner_text() == "1"
+        assert rows.nth(index).locator("td.rank").inner_text().startswith("1")
+    assert rows.nth(2).locator("td.col-match_wins").inner_text() == "0"
+    if SCREENSHOTS:
+        page.screenshot(path=f"{SCREENSHOTS}/standings-swiss.png", full_page=True)

@@ -113,10 +113,11 @@ def test_standings_pdf_has_ranks_ties_and_figures(cup: Fixture) -> None:
     pdf, _pages = docs.pdf_bytes(docs.StandingsDocument(tournament=cup.tournament, stage=cup.stage))
     text, _ = pdf_text(pdf)
     lines = [re.sub(r"\s+", " ", line).strip() for line in text.splitlines()]
-    assert "1 王小明 & 李华 1 0 +12" in lines
-    assert {"2 Zoë & Ali 0 0 0", "2 张伟 & 刘洋 0 0 0"} <= set(lines)
-    assert "4 Bob & Carol 0 1 -12" in lines
-    for heading in ("Rank", "Wins", "Losses", "Level difference", "排名表"):
+    # rank, name, place, played, wins, lost, level difference
+    assert "1 王小明 & 李华 1 1 0 +12" in lines
+    assert {"2 Zoë & Ali 0 0 0 0", "2 张伟 & 刘洋 0 0 0 0"} <= set(lines)
+    assert "4 Bob & Carol 1 0 1 -12" in lines
+    for heading in ("Rank", "Place", "Played", "Wins", "Lost", "Level diff.", "排名表"):
         assert heading in text
 
 
@@ -141,6 +142,18 @@ def test_chinese_is_drawn_with_an_embedded_cjk_font(cup: Fixture) -> None:
     assert any("Noto-Sans-CJK-SC" in name for name in pdf_fonts(pdf)), pdf_fonts(pdf)
     text, _ = pdf_text(pdf)
     assert "王小明" in text and "座位表" in text and "□" not in text
+
+
+def test_documents_in_chinese_have_chinese_headings(cup: Fixture) -> None:
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        document = docs.ScoreSheetsDocument(tournament=cup.tournament, matches=[cup.second])
+        text, pages = pdf_text(docs.pdf_bytes(document)[0])
+    assert pages == 1 and text.count("记分表") == 2  # the heading and the running footer, no English beside
+    for word in ("签名", "庄家座位", "打完后级数", "Zoë", "张伟"):
+        assert word in text, word
+    assert "Score sheet" not in text and "Signature" not in text
 
 
 def test_score_sheets_one_page_per_table_with_link_levels_and_figures(cup: Fixture) -> None:
@@ -227,6 +240,49 @@ def test_individual_score_sheets_have_the_variant_seats_and_columns(db: None, va
         assert ("1150100500+500-50" if players == 3 else "110010050500+25+25-25-25") in compact
     sheet = document.get_context(document.units()[:1])["sheets"][0]
     assert len(sheet.seats) == players and not sheet.sides
+
+
+def test_table_rounds_standings_and_sheets_through_the_services(db: None) -> None:
+    """Red five: cumulative game points in the standings; Yongzhou: a 3-seat table among 4-seat ones
+    gets a 3-seat sheet."""
+    from tournaments.services.formats import stage_create, stage_start, table_hand_record
+
+    owner = UserFactory(username="solo-owner")
+    actor = Actor(owner)
+    red = tournament_create(owner=owner, name="红五个人赛 Solo", variant="red-five")
+    for name in ["王小明", "Zoë", "李华", "Ali", "张伟", "Émile", "刘洋", "Søren"]:
+        entry_add(tournament=red, actor=actor, player=Player.objects.create(name=name))
+    stage = stage_create(tournament=red, actor=actor, format="table_rounds", rounds=1, hands_per_table=1)
+    stage_start(stage=stage, actor=actor, random_seed=3)
+    outcome = {"dealer": 0, "bid": 120, "trump": "C", "dealer_points": 100, "kitty_points": 20,
+               "dealer_won_last_trick": True, "red_fives": [{"played_by": 0, "won_by": 1}]}
+    tables = list(Match.objects.filter(stage=stage).order_by("table"))
+    for m in tables:
+        table_hand_record(match_id=m.pk, outcome=outcome, version=m.version, actor=actor)
+    stage.refresh_from_db()
+    pdf, pages = docs.pdf_bytes(docs.StandingsDocument(tournament=red, stage=stage))
+    text, _ = pdf_text(pdf)
+    lines = [re.sub(r"\s+", " ", line).strip() for line in text.splitlines()]
+    seat = {s.seat: s.entry.name for s in TableSeat.objects.filter(match=tables[0]).select_related("entry__player")}
+    assert "Game points" in text and pages == 1
+    assert any(line.startswith(f"1 {seat[1]} ") and "+4" in line for line in lines), lines
+    assert any(line.startswith(f"7 {seat[0]} ") and "-8" in line for line in lines), lines
+    sheets = docs.ScoreSheetsDocument(tournament=red, round=tables[0].round)
+    text, pages = pdf_text(docs.pdf_bytes(sheets)[0])
+    assert pages == 2 and "10120♣10020✓1→0-8+4+2+2" in re.sub(r"\s+", "", text)
+
+    yz = tournament_create(owner=owner, name="永州 300", variant="yongzhou-300", players_per_table=4)
+    for index in range(7):
+        entry_add(tournament=yz, actor=actor, player=Player.objects.create(name=f"选手{index}"))
+    stage = stage_create(tournament=yz, actor=actor, format="table_rounds", rounds=1, hands_per_table=1)
+    stage_start(stage=stage, actor=actor, random_seed=2)
+    document = docs.ScoreSheetsDocument(tournament=yz, round=stage.rounds.get())
+    sheets = document.get_context()["sheets"]
+    assert sorted(len(sheet.seats) for sheet in sheets) == [3, 4]
+    for sheet in sheets:
+        assert len([c for c in sheet.columns if c.key.startswith("points_")]) == len(sheet.seats)
+    seating = docs.SeatingDocument(tournament=yz, round=stage.rounds.get()).render_html()
+    assert "选手6" in seating and seating.count("<td>—</td>") == 0
 
 
 @pytest.mark.parametrize(("variant", "players"), [("tractor", None), ("chaodi", None), ("red-five", None),

@@ -235,3 +235,47 @@ def test_draw_counts_half_with_a_fixed_deal_limit(organizer):
     m.refresh_from_db()
     assert m.status == "finished" and m.is_draw and m.winner_side is None
     assert [r.values["match_wins"] for r in selectors.stage_standings(stage).rows] == [0.5, 0.5]
+
+
+def test_table_undo_and_correct_recompute_the_totals_and_any_player_confirms(organizer):
+    from tournaments.errors import NotAllowed
+    from tournaments.services.formats import table_hand_correct, table_hand_undo
+
+    t, actor = individual(organizer, "yongzhou-300", 4)
+    t.require_confirmation = True
+    t.save()
+    stage = stage_create(tournament=t, actor=actor, format="table_rounds", rounds=1, hands_per_table=2)
+    stage_start(stage=stage, actor=actor, random_seed=2)
+    m = Match.objects.get(stage=stage)
+    table_hand_record(match_id=m.pk, outcome={"points": [20, 130, 100, 50]}, version=m.version, actor=actor)
+    m.refresh_from_db()
+    table_hand_record(match_id=m.pk, outcome={"points": [75, 75, 75, 75]}, version=m.version, actor=actor)
+    m.refresh_from_db()
+    assert m.status == "finished" and m.confirmed_at is None and m.state["totals"] == [-55, 55, 25, -25]
+    m = table_hand_correct(match_id=m.pk, number=1, outcome={"points": [100, 100, 50, 50]}, version=m.version,
+                           actor=actor)
+    assert m.state["totals"] == [25, 25, -25, -25]
+    with pytest.raises(ServiceError) as exc:
+        table_hand_correct(match_id=m.pk, number=2, outcome={"points": [1, 2, 3, 4]}, version=m.version, actor=actor)
+    assert "outcome.points.0" in exc.value.field_errors
+    with pytest.raises(NotAllowed):
+        match_confirm(match_id=m.pk, actor=Actor(None, "token"))
+    match_confirm(match_id=m.pk, actor=Actor(None, "token"), side=2)
+    m.refresh_from_db()
+    assert m.confirmed_at is not None
+    m = table_hand_undo(match_id=m.pk, version=m.version, actor=actor)
+    assert m.status == "playing" and m.hands_played == 1 and m.confirmed_at is None
+    assert m.state["totals"] == [25, 25, -25, -25]
+
+
+def test_stage_and_round_names_follow_the_visitors_language(organizer):
+    from django.utils import translation
+
+    actor = Actor(organizer)
+    t = make_tournament(owner=organizer, teams=4, start=False)
+    stage = stage_create(tournament=t, actor=actor, format="swiss", rounds=2)
+    stage_start(stage=stage, actor=actor, random_seed=1)
+    rnd = stage.rounds.get()
+    with translation.override("en"):
+        assert str(stage) == "Swiss" and str(rnd) == "Round 1"
+    assert rnd.name == "round:1" and stage.name == ""

@@ -154,7 +154,7 @@ def test_red_five_gets_table_rounds_and_the_tables_show_seats_first_and_totals(c
 
 def test_swiss_pairing_is_refused_while_results_are_outstanding_unless_overridden(client: Client, owner: Any) -> None:
     tournament, stage = swiss(owner)
-    first, second = round_matches(stage)
+    first, _second = round_matches(stage)
     win(first, 0, Actor(owner))
     login(client, owner)
     html = client.get(manage(tournament)).content.decode()
@@ -190,10 +190,47 @@ def test_the_standings_page_has_one_table_per_stage_with_its_tiebreak_columns(cl
     assert winners[0].name in text and "Match points" in text.splitlines()[0]
 
 
+def test_a_swiss_qualifier_feeds_a_knockout_and_every_page_shows_both_stages(client: Client, owner: Any) -> None:
+    tournament = build_tournament(owner, teams=4, start=False, name="Qualifier Cup")
+    actor = Actor(owner)
+    qualifier = stage_create(tournament=tournament, actor=actor, format="swiss", rounds=1, qualifiers=2)
+    knockout = stage_create(tournament=tournament, actor=actor, format="double_elimination", source_stage=qualifier,
+                            grand_final="reset")
+    login(client, owner)
+    client.post(manage(tournament), {"action": "stage_start", "stage": qualifier.pk})
+    for match in round_matches(qualifier):
+        win(match, 0, actor)
+    html = client.get(manage(tournament)).content.decode()
+    assert f'id="stage-{knockout.pk}"' in html and html.count('value="stage_start"') == 1
+    response = client.post(manage(tournament), {"action": "stage_start", "stage": knockout.pk})
+    assert response.status_code == 302
+    knockout.refresh_from_db()
+    assert knockout.status == "running"
+    finalists = {m.entry0_id for m in round_matches(qualifier)}
+    first = Match.objects.filter(stage=knockout, status="ready").get()
+    assert {first.entry0_id, first.entry1_id} == finalists
+    html = client.get(reverse("tournament-standings", args=[tournament.pk])).content.decode()
+    assert html.index(f'id="standings-{knockout.pk}"') < html.index(f'id="standings-{qualifier.pk}"')
+    html = client.get(reverse("tournament-bracket", args=[tournament.pk])).content.decode()
+    assert 'class="bracket"' in html and 'id="pairing-S1-1"' in html
+
+
+def test_a_double_elimination_starts_from_the_start_form(client: Client, owner: Any) -> None:
+    tournament = build_tournament(owner, teams=4, start=False, name="Double Cup")
+    login(client, owner)
+    client.post(manage(tournament), {"action": "start", "seeding": "manual", "format": "double_elimination",
+                                     "grand_final": "reset", "absent": "withdraw"})
+    stage = tournament.stages.get()
+    assert (stage.format, stage.grand_final) == ("double_elimination", "reset")
+    win(Match.objects.filter(stage=stage, status="ready").order_by("position").first(), 0, Actor(owner))
+    for name in ("tournament-bracket", "tournament-standings", "tournament-tables", "tournament-detail"):
+        assert client.get(reverse(name, args=[tournament.pk])).status_code == 200, name
+
+
 # --------------------------------------------------------------------------- confirmation at the table
 
 def test_the_losing_side_confirms_with_the_table_link_and_the_winner_is_refused(client: Client, owner: Any) -> None:
-    tournament, stage = swiss(owner, teams=2, confirm=True)
+    _tournament, stage = swiss(owner, teams=2, confirm=True)
     match = round_matches(stage)[0]
     token_actor = Actor(None, "token")
     for index in range(4):
@@ -234,17 +271,38 @@ def test_an_organizer_confirms_on_behalf_of_a_side(client: Client, owner: Any) -
     assert match.confirmed_at is not None and match.confirmed_by == owner
 
 
-def test_the_create_form_asks_whether_results_need_confirmation(client: Client) -> None:
+def test_the_create_and_details_forms_set_whether_results_need_confirmation(client: Client) -> None:
     login(client, make_user("new_organizer"))
     client.post(reverse("tournament-create"), {"name": "确认杯", "variant": "tractor", "decks": 2,
                                                "players_per_table": 4, "require_confirmation": "on"})
-    assert Tournament.objects.get(name="确认杯").require_confirmation is True
+    tournament = Tournament.objects.get(name="确认杯")
+    assert tournament.require_confirmation is True
+    client.post(manage(tournament), {"action": "details", "name": "确认杯", "is_public": "on"})
+    tournament.refresh_from_db()
+    assert tournament.require_confirmation is False
+
+
+def test_a_finished_individual_table_waits_for_an_organizer_when_confirmation_is_on(client: Client,
+                                                                                    owner: Any) -> None:
+    tournament, stage = individual(owner, "red-five", hands=1)
+    tournament.require_confirmation = True
+    tournament.save()
+    table = table_of(stage)
+    client.post(reverse("table-link", args=[table.scorer_token]), {**RED_FIVE_HAND, "version": table.version})
+    table.refresh_from_db()
+    assert table.status == "finished" and table.confirmed_at is None
+    assert "waits for an organizer" in client.get(reverse("match-detail", args=[table.pk])).content.decode()
+    assert client.get(reverse("table-confirm", args=[table.scorer_token, 1])).status_code == 404
+    login(client, owner)
+    client.post(manage(tournament), {"action": "confirm", "match": table.pk})
+    table.refresh_from_db()
+    assert table.confirmed_at is not None
 
 
 # --------------------------------------------------------------------------- individual tables
 
 def test_a_red_five_hand_is_previewed_and_recorded(client: Client, owner: Any) -> None:
-    tournament, stage = individual(owner, "red-five")
+    _tournament, stage = individual(owner, "red-five")
     table = table_of(stage)
     url = reverse("table-link", args=[table.scorer_token])
     html = client.get(url).content.decode()
@@ -271,7 +329,7 @@ def test_a_red_five_hand_is_previewed_and_recorded(client: Client, owner: Any) -
 
 
 def test_bad_red_five_figures_are_refused_next_to_their_fields(client: Client, owner: Any) -> None:
-    tournament, stage = individual(owner, "red-five")
+    _tournament, stage = individual(owner, "red-five")
     table = table_of(stage)
     login(client, owner)
     url = reverse("match-score", args=[table.pk])
@@ -288,7 +346,7 @@ def test_bad_red_five_figures_are_refused_next_to_their_fields(client: Client, o
 
 
 def test_a_stale_table_hand_says_someone_else_recorded_first(client: Client, owner: Any) -> None:
-    tournament, stage = individual(owner, "red-five", hands=3)
+    _tournament, stage = individual(owner, "red-five", hands=3)
     table = table_of(stage)
     url = reverse("table-link", args=[table.scorer_token])
     old = table.version
@@ -300,7 +358,7 @@ def test_a_stale_table_hand_says_someone_else_recorded_first(client: Client, own
 
 
 def test_a_yongzhou_hand_needs_points_summing_to_300(client: Client, owner: Any) -> None:
-    tournament, stage = individual(owner, "yongzhou-300")
+    _tournament, stage = individual(owner, "yongzhou-300")
     table = table_of(stage)
     url = reverse("table-link", args=[table.scorer_token])
     html = client.get(url).content.decode()
@@ -314,6 +372,8 @@ def test_a_yongzhou_hand_needs_points_summing_to_300(client: Client, owner: Any)
     assert not HandRecord.objects.filter(match=table).exists()
     preview = client.post(url, {**data, "points_3": 50, "action": "preview"}, headers={"HX-Request": "true"})
     assert 'data-values="25,25,-25,-25"' in preview.content.decode()
+    html = client.post(url, {**data, "points_3": 50, "tie_break": 2}).content.decode()
+    assert 'class="field has-error" id="field-tie_break"' in html
     assert client.post(url, {**data, "points_3": 50}).status_code == 302
     table.refresh_from_db()
     assert table.state["totals"] == [25, 25, -25, -25]
@@ -346,6 +406,7 @@ def test_an_organizer_calls_time_on_a_playing_match(client: Client, owner: Any) 
     login(client, owner)
     html = client.get(manage(tournament)).content.decode()
     assert 'name="action" value="call_time"' in html
+    assert 'id="call-time-form"' in client.get(reverse("match-score", args=[match.pk])).content.decode()
     match.refresh_from_db()
     response = client.post(manage(tournament), {"action": "call_time", "match": match.pk, "version": match.version},
                            follow=True)
@@ -356,7 +417,7 @@ def test_an_organizer_calls_time_on_a_playing_match(client: Client, owner: Any) 
 
 
 def test_the_match_page_shows_the_hand_limit_and_a_decided_result(client: Client, owner: Any) -> None:
-    tournament, stage = swiss(owner, teams=2, options={"hand_limit": 6})
+    _tournament, stage = swiss(owner, teams=2, options={"hand_limit": 6})
     match = round_matches(stage)[0]
     for index in range(2):
         match.refresh_from_db()

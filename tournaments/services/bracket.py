@@ -52,7 +52,7 @@ def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "ma
             raise ServiceError.one("options.hand_limit_tie", _("An elimination cannot end a match in a draw."))
         order, random_seed = seeded_entries(entries, seeding, random_seed)
         stage = Stage.objects.create(tournament=tournament, number=(tournament.stages.count() + 1),
-                                     name=_("Elimination"), status=Stage.Status.RUNNING, seeding=seeding,
+                                     name="", status=Stage.Status.RUNNING, seeding=seeding,
                                      random_seed=random_seed, third_place=third_place, format=format,
                                      grand_final=grand_final)
         build_elimination(stage, order)

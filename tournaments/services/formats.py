@@ -54,7 +54,7 @@ def stage_create(*, tournament: Tournament, actor: Actor, format: str, name: str
     with transaction.atomic():
         stage = Stage.objects.create(
             tournament=tournament, number=tournament.stages.count() + 1,
-            name=name or Stage.Format(format).label.capitalize(), format=format, seeding=seeding,
+            name=(name or "").strip(), format=format, seeding=seeding,
             rounds_planned=rounds if format in (Stage.Format.SWISS, Stage.Format.TABLE_ROUNDS) else None,
             hands_per_table=(hands_per_table or INDIVIDUAL_DEFAULT_HANDS) if format == Stage.Format.TABLE_ROUNDS else None,
             tiebreaks=order, qualifiers=qualifiers, source_stage=source_stage, third_place=third_place,
@@ -133,7 +133,8 @@ def qualified_entries(source: Stage) -> list[int]:
 
 
 def _new_round(stage: Stage, number: int) -> Round:
-    return Round.objects.create(stage=stage, number=number, name=_("Round %(n)s") % {"n": number})
+    # A code, shown in each visitor's language by selectors.round_label.
+    return Round.objects.create(stage=stage, number=number, name=f"round:{number}")
 
 
 def _build_round_robin(stage: Stage, order: list[int]) -> None:
@@ -360,3 +361,101 @@ def table_results(stage: Stage) -> tuple[list[tiebreaks.TableResult[int]], list[
         out.append(tiebreaks.TableResult(tuple(s.entry_id for s in seats), tuple(int(t) for t in totals), tuple(won)))
     sit_outs = [e for ids in (stage.settings.get("sit_outs") or {}).values() for e in ids]
     return out, sit_outs
+
+
+def _table_replay(match: Match, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Score every hand of a table again (raises ServiceError naming the hand)."""
+    from config.i18n import core_lang
+    from scoring.api import score_hand_request
+    from scoring.errors import ScoringInputError
+
+    results = []
+    for number, outcome in enumerate(outcomes, start=1):
+        try:
+            results.append(score_hand_request(table_hand_payload(match, outcome), lang=core_lang()))
+        except ScoringInputError as exc:
+            raise ServiceError({f"hands.{number}.{k}": v for k, v in exc.field_errors.items()}) from exc
+    return results
+
+
+def _table_rewrite(match: Match, hands: list[Any], outcomes: list[dict[str, Any]], actor: Actor, action: str,
+                   data: dict[str, Any]) -> Match:
+    """Recompute a table from its hands' figures after an undo or a correction."""
+    from tournaments.services.bracket import after_result
+
+    results = _table_replay(match, outcomes)
+    for hand in hands[len(outcomes):]:
+        hand.delete()
+    state = dict(match.state or {})
+    players = int(state.get("players") or 4)
+    totals = [0] * players
+    dealer = int(state.get("first", 0))
+    for hand, outcome, result in zip(hands, outcomes, results, strict=False):
+        hand.outcome, hand.result = outcome, result
+        if match.stage.tournament.variant == "red-five":
+            hand.dealer = int(outcome["dealer"])
+        else:
+            hand.dealer = dealer
+            dealer = int(result["next_dealer"])
+        hand.save(update_fields=["outcome", "result", "dealer", "updated_at"])
+        key = "game_points" if "game_points" in result else "net"
+        totals = [a + b for a, b in zip(totals, result[key], strict=True)]
+    state["totals"], state["dealer"] = totals, dealer
+    match.state = state
+    match.hands_played = len(outcomes)
+    was_final = match.confirmed_at is not None
+    if match.hands_played >= (match.stage.hands_per_table or INDIVIDUAL_DEFAULT_HANDS):
+        match.status = Match.Status.FINISHED
+        match.finished_at = match.finished_at or timezone.now()
+        if not match.stage.tournament.require_confirmation:
+            match.confirmed_at = match.confirmed_at or match.finished_at
+        else:
+            match.confirmed_at = None
+    else:
+        match.status = Match.Status.PLAYING if outcomes else Match.Status.READY
+        match.finished_at = match.confirmed_at = None
+    match.version += 1
+    match.save()
+    audit(actor=actor, action=action, tournament=match.stage.tournament, target=f"match:{match.pk}", data=data)
+    if was_final or match.confirmed_at:
+        after_result(match=match, actor=actor)
+    return match
+
+
+def table_hand_undo(*, match_id: int, version: Any, actor: Actor) -> Match:
+    """Remove the last hand of an individual table."""
+    from tournaments.services.hands import _check_version, _lock
+
+    with transaction.atomic():
+        match = _lock(match_id)
+        _check_version(match, version)
+        hands = list(match.hands.order_by("number"))
+        if match.stage.format != Stage.Format.TABLE_ROUNDS or not hands:
+            raise ServiceError.one("match", _("There is no hand to undo."))
+        outcomes = [dict(h.outcome) for h in hands[:-1]]
+        return _table_rewrite(match, hands, outcomes, actor, "table.undo",
+                              {"number": hands[-1].number, "outcome": hands[-1].outcome})
+
+
+def table_hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], version: Any,
+                       actor: Actor) -> Match:
+    """Correct hand ``number`` of an individual table; the totals are recomputed."""
+    from tournaments.services.hands import _check_version, _lock
+
+    if not isinstance(outcome, Mapping):
+        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
+    with transaction.atomic():
+        match = _lock(match_id)
+        _check_version(match, version)
+        hands = list(match.hands.order_by("number"))
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
+            raise ServiceError.one("number", _("There is no hand %(n)s at this table.") % {"n": number})
+        outcomes = [dict(h.outcome) for h in hands]
+        before = outcomes[number - 1]
+        outcomes[number - 1] = dict(outcome)
+        try:
+            return _table_rewrite(match, hands, outcomes, actor, "table.correct",
+                                  {"number": number, "before": before, "after": dict(outcome)})
+        except ServiceError as exc:
+            prefix = f"hands.{number}."
+            raise ServiceError({k.removeprefix(prefix): v for k, v in exc.field_errors.items()}) from exc

@@ -429,9 +429,14 @@ def match_confirm(*, match_id: int, actor: Actor, side: int | None = None) -> Ma
         if match.confirmed_at is not None:
             raise ServiceError.one("match", _("This result is already confirmed."))
         if not is_organizer(actor.user, match.stage.tournament):
-            losing = None if match.is_draw else 1 - (match.winner_side or 0)
-            if side is None or (losing is not None and side != losing):
-                raise NotAllowed(_("The result is confirmed by the losing side (or an organizer)."))
+            if match.section == "table":
+                # An individual table: any player at the table confirms, naming their seat.
+                if side is None or not 0 <= side < match.seats.count():
+                    raise NotAllowed(_("A player at the table confirms, naming their seat (or an organizer)."))
+            else:
+                losing = None if match.is_draw else 1 - (match.winner_side or 0)
+                if side is None or (losing is not None and side != losing):
+                    raise NotAllowed(_("The result is confirmed by the losing side (or an organizer)."))
         match.confirmed_at = timezone.now()
         match.confirmed_by = actor.user_or_none
         match.version += 1

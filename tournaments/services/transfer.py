@@ -393,8 +393,20 @@ def standings_csv(rows: Iterable[Any], columns: list[tuple[str, str]]) -> str:
     writer = csv.writer(out)
     writer.writerow([label for _key, label in columns])
     for row in rows:
-        writer.writerow([row[key] if isinstance(row, Mapping) else getattr(row, key) for key, _label in columns])
+        writer.writerow([_cell(row, key) for key, _label in columns])
     return out.getvalue()
+
+
+def _cell(row: Any, key: str) -> Any:
+    """A standings cell from a mapping, a row with values by key (``row[key]``) or an attribute."""
+    if isinstance(row, Mapping):
+        return row.get(key)
+    if hasattr(row, key):
+        return getattr(row, key)
+    try:
+        return row[key]
+    except (TypeError, KeyError):
+        return ""
 
 
 def entry_check_in(*, entry: Entry, present: bool, actor: Actor) -> Entry:
