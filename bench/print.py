@@ -9,6 +9,7 @@ Uses a throwaway SQLite file in /tmp (never the developer's database) and in-pro
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -85,7 +86,7 @@ def main() -> int:
     big, big_stage = build(owner, 512, "春季升级赛 512", won=64)
     table_round, _stage = build(owner, 256, "秋季升级赛 256", won=8)
     first_round = Round.objects.get(stage=_stage, number=1)
-    print(f"set-up: {time.perf_counter() - t0:.1f} s (throwaway database in {DB_DIR}); load average "
+    print(f"set-up: {time.perf_counter() - t0:.1f} s (throwaway database in {DB_DIR}, removed at the end); load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     standings = StandingsDocument(tournament=big, stage=big_stage)
     sheets = ScoreSheetsDocument(tournament=table_round, round=first_round)
@@ -97,4 +98,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        status = main()
+    finally:
+        shutil.rmtree(DB_DIR, ignore_errors=True)
+    raise SystemExit(status)

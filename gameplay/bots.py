@@ -107,6 +107,7 @@ def _full_counts(obs: Observation) -> tuple[int, ...]:
 
 YONGZHOU_EAGERNESS = 0.5
 BID_OFFSET = -30
+YZ_K = 3.0
 YZ_MIN = 100
 
 
@@ -403,6 +404,8 @@ class HeuristicBot:
                     score = 200 + gain * 4 - cost
                 elif on_table >= 10:
                     score = 60 + on_table * 2 - cost - cp * 3
+                    if obs.variant == "yongzhou-300":
+                        score += key[1] * YZ_K  # the others must over-beat if they can: beat high
                 else:
                     score = -cost - cp * 5 - 5
             else:

@@ -527,7 +527,8 @@ class Hand:
         self.ctx: Context | None = None
         self.flipped: int | None = None
         self.bids: list[tuple[int, int | None]] = []
-        self.bid: int | None = None
+        self.contract: int | None = None
+        """red-five: the highest bid so far, then the dealer's bid."""
         self.bidder: int | None = None
         self.bid_passed: set[int] = set()
         self.bid_turn: int | None = None
@@ -1052,10 +1053,10 @@ class Hand:
             return []
         lo, hi = self.bid_range()
         inc_lo, inc_hi = self.scoring.bid_increment  # type: ignore[attr-defined]
-        if self.bid is None:
+        if self.contract is None:
             start, stop = lo, min(hi, lo + inc_hi)
         else:
-            start, stop = self.bid + inc_lo, min(hi, self.bid + inc_hi)
+            start, stop = self.contract + inc_lo, min(hi, self.contract + inc_hi)
         return list(range(start, stop + 1, 5))
 
     def verify_bid(self, seat: int, amount: int) -> None:
@@ -1066,7 +1067,7 @@ class Hand:
                             f"{_zh_seat(seat)}没有轮到叫分：现在轮到{self.bid_turn}号座位。")
         if amount not in self.legal_bids(seat):
             lo, hi = self.bid_range()
-            last = "" if self.bid is None else f" the last bid is {self.bid}, so"
+            last = "" if self.contract is None else f" the last bid is {self.contract}, so"
             raise IllegalPlay(f"{_en_seat(seat)} cannot bid {amount}: bids run {lo}–{hi} in steps of 5;{last} a bid "
                               f"must be one of {self.legal_bids(seat)} (5 to 15 above the last).",
                               f"{_zh_seat(seat)}不能叫 {amount} 分：叫分范围 {lo}–{hi}，每次比上家高5至15分，可叫 {self.legal_bids(seat)}。")
@@ -1078,30 +1079,29 @@ class Hand:
             return False
         return True
 
-    def make_bid(self, seat: int, amount: int) -> Event:
+    def bid(self, seat: int, amount: int) -> Event:
         """Bid ``amount`` (red-five)."""
         self.verify_bid(seat, amount)
-        self.bid = amount
+        self.contract = amount
         self.bidder = seat
         self.bids.append((seat, amount))
         ev = self._append(Event("bid", seat, (), amount))
         self._after_bid()
         return ev
 
-    bid_ = make_bid
 
     def _after_bid(self) -> None:
         lo, hi = self.bid_range()
         n = self.n
         winner = None
-        if self.bid is not None and self.bid >= hi:
+        if self.contract is not None and self.contract >= hi:
             winner = self.bidder
         elif self.bidder is not None and len(self.bid_passed) >= n - 1 and self.bidder not in self.bid_passed:
             winner = self.bidder
         elif len(self.bid_passed) >= n:
             if self.bidder is None:
                 winner = self.first_bidder
-                self.bid = lo
+                self.contract = lo
             else:
                 winner = self.bidder
         if winner is not None:
@@ -1443,7 +1443,7 @@ class Hand:
             self.match_state = state
             self.result, self.new_state = apply_hand(sr, state, po)
         elif v == "red-five":
-            assert isinstance(self.scoring, RedFiveRules) and self.dealer is not None and self.bid is not None
+            assert isinstance(self.scoring, RedFiveRules) and self.dealer is not None and self.contract is not None
             dealer = self.dealer
             caps: list[dict[str, int]] = []
             for _, plays, winner, _ in self.tricks:
@@ -1452,11 +1452,11 @@ class Hand:
                     n5 = sum(1 for c in e.on_table if c == make_code(2, 5))
                     if n5 and (e.seat == dealer) != (winner == dealer):
                         caps.extend({"played_by": e.seat, "won_by": winner} for _ in range(n5))
-            out = {"dealer": dealer, "bid": self.bid, "trump": self.trump, "dealer_points": self.points[dealer],
+            out = {"dealer": dealer, "bid": self.contract, "trump": self.trump, "dealer_points": self.points[dealer],
                    "kitty_points": self.kitty_points(), "dealer_won_last_trick": last_winner == dealer,
                    "red_fives": caps}
             self.outcome = out
-            ro = RedFiveOutcome(dealer=dealer, bid=self.bid, trump=str(self.trump), dealer_points=self.points[dealer],
+            ro = RedFiveOutcome(dealer=dealer, bid=self.contract, trump=str(self.trump), dealer_points=self.points[dealer],
                                 kitty_points=out["kitty_points"], dealer_won_last_trick=last_winner == dealer,
                                 red_fives=tuple(RedFiveCapture(c["played_by"], c["won_by"]) for c in caps))
             self.result = settle_red_five(self.scoring, ro)
@@ -1499,7 +1499,7 @@ class Hand:
             ctx=self.ctx, dealer=self.dealer, declaration=self.declaration, hand=tuple(self.hands[seat]),
             kitty=tuple(self.kitty) if self.buried_by == seat else None, leader=leader, trick=trick, lead=lead,
             played=tuple(self.played), voids=tuple(self.voids), points=tuple(self.points),
-            tricks_played=len(self.tricks), cards_left=tuple(self.nleft), bid=self.bid,
+            tricks_played=len(self.tricks), cards_left=tuple(self.nleft), bid=self.contract,
             winning=self.trick_best_seat if playing else None, winning_key=self.trick_best if playing else None,
             events=tuple(self.public_log),
             bidder=self.bidder, passed=frozenset(self.bid_passed))
@@ -1530,7 +1530,7 @@ class Hand:
         if k == "bid":
             if not isinstance(ev.value, int):
                 raise GameplayError("a bid needs an amount", "叫分须有分数")
-            return self.make_bid(seat, ev.value)
+            return self.bid(seat, ev.value)
         if k == "name_trump":
             return self.name_trump(seat, str(ev.value))
         if k == "bury":

@@ -90,7 +90,7 @@ def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
             if b is None:
                 hand.pass_(seat)
             else:
-                hand.make_bid(seat, b)
+                hand.bid(seat, b)
         elif kind == "name_trump":
             hand.name_trump(seat, bot.name_trump(hand.observation(seat)))
         elif kind == "bury":

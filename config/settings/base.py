@@ -20,6 +20,8 @@ SECRET_KEY = env.str("SECRET_KEY", default=INSECURE_SECRET_KEY)
 DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# The site's public address, for links printed on paper (QR codes on score sheets) made outside a request.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

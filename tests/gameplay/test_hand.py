@@ -309,19 +309,19 @@ def bidding(decks: int = 2, first: int = 1) -> Hand:
 def test_red_five_bids_rise_by_5_to_15_and_passes_are_final() -> None:
     h = bidding()
     assert h.legal_bids(1) == [60, 65, 70, 75]
-    h.make_bid(1, 65)
+    h.bid(1, 65)
     with pytest.raises(IllegalPlay) as e:
-        h.make_bid(2, 85)
+        h.bid(2, 85)
     assert "5 to 15" in str(e.value)
     with pytest.raises(OutOfTurn):
-        h.make_bid(3, 70)
-    h.make_bid(2, 80)
+        h.bid(3, 70)
+    h.bid(2, 80)
     h.pass_(3)
-    h.make_bid(0, 95)
+    h.bid(0, 95)
     h.pass_(1)
     assert h.to_act() == ("bid", 2)  # seat 3 passed: out for the hand
     h.pass_(2)
-    assert h.phase == "trump" and h.dealer == 0 and h.bid == 95  # the three others passed
+    assert h.phase == "trump" and h.dealer == 0 and h.contract == 95  # the three others passed
 
 
 def test_red_five_maximum_wins_at_once_and_nobody_bidding_gives_the_minimum() -> None:
@@ -330,13 +330,13 @@ def test_red_five_maximum_wins_at_once_and_nobody_bidding_gives_the_minimum() ->
     seat = 1
     while h.phase == "bid":
         b = h.legal_bids(seat)[-1]
-        h.make_bid(seat, b)
+        h.bid(seat, b)
         seat = (seat + 1) % 4
-    assert b == 200 and h.bid == 200 and h.phase == "trump"
+    assert b == 200 and h.contract == 200 and h.phase == "trump"
     h2 = bidding(decks=3, first=2)
     assert h2.legal_bids(2)[0] == 80
     pass_all(h2, "bid")
-    assert h2.dealer == 2 and h2.bid == 80
+    assert h2.dealer == 2 and h2.contract == 80
 
 
 def test_red_five_dealer_names_trump_takes_and_buries_the_kitty() -> None:
