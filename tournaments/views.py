@@ -932,6 +932,20 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
     stale = False
     if request.method == "POST":
         action = request.POST.get("action", "record")
+        if action == "undo":
+            version = request.POST.get("version", "")
+            try:
+                format_services.table_hand_undo(match_id=match.pk, actor=actor,
+                                                version=int(version) if version.isdigit() else version)
+            except ServiceError as exc:
+                for errors in exc.field_errors.values():
+                    for message in errors:
+                        messages.error(request, message)
+            except StaleVersion:
+                messages.error(request, _("Someone else recorded a hand first: nothing was undone."))
+            else:
+                messages.success(request, _("The last hand was undone."))
+            return redirect(base_url)
         form = _table_form(match, request.POST)
         if action == "preview":
             if form.is_valid():

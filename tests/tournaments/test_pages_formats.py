@@ -322,6 +322,13 @@ def test_a_red_five_hand_is_previewed_and_recorded(client: Client, owner: Any) -
     assert table.state["totals"] == [-8, 4, 2, 2] and table.status == "playing"
     html = client.get(url).content.decode()
     assert "Hand 1 saved." in html and "Hand 2 of 2" in html and 'id="hand-1"' in html
+    assert 'id="undo-table-hand"' in html
+    client.post(url, {"action": "undo", "version": table.version})
+    table.refresh_from_db()
+    assert table.hands_played == 0 and table.state["totals"] == [0, 0, 0, 0]
+    assert "The last hand was undone." in client.get(url).content.decode()
+    client.post(url, {**RED_FIVE_HAND, "version": table.version})
+    table.refresh_from_db()
     client.post(url, {**RED_FIVE_HAND, "version": table.version})
     table.refresh_from_db()
     assert table.status == "finished"
