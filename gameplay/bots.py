@@ -107,7 +107,6 @@ def _full_counts(obs: Observation) -> tuple[int, ...]:
 
 YONGZHOU_EAGERNESS = 0.5
 BID_OFFSET = -30
-YZ_K = 3.0
 YZ_MIN = 100
 
 
@@ -370,7 +369,7 @@ class HeuristicBot:
     def _follow(self, obs: Observation, ctx: Context, legal: LegalPlays, unseen: list[int]) -> Sequence[int]:
         lead = obs.lead
         assert lead is not None
-        pts, _st = ctx.points, ctx.strength
+        pts, st = ctx.points, ctx.strength
         me = obs.team(obs.seat)
         trick = obs.trick
         best_key = obs.winning_key
@@ -386,8 +385,15 @@ class HeuristicBot:
         costs = _cost_table(ctx)
         aces = self._a_attempt_aces(obs)
         last = sum(obs.hand) == lead.n
+        single = lead.n == 1
+        es, ls = ctx.esuit, lead.suit
         for cand in cands:
-            key = play_key(ctx, lead, cand)
+            if single:  # play_key of a single, inline (the common case)
+                c0 = cand[0]
+                e0 = es[c0]
+                key = (0, st[c0]) if e0 == ls else (1, st[c0]) if e0 == TRUMP else None
+            else:
+                key = play_key(ctx, lead, cand)
             beats = key is not None and key > best_key
             cp = 0
             cost = 0
@@ -404,8 +410,6 @@ class HeuristicBot:
                     score = 200 + gain * 4 - cost
                 elif on_table >= 10:
                     score = 60 + on_table * 2 - cost - cp * 3
-                    if obs.variant == "yongzhou-300":
-                        score += key[1] * YZ_K  # the others must over-beat if they can: beat high
                 else:
                     score = -cost - cp * 5 - 5
             else:

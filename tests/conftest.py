@@ -31,7 +31,7 @@ def celery_app_eager() -> Any:
 
 
 @pytest.fixture
-def celery_worker(transactional_db: None, worker_id: str) -> Iterator[Any]:
+def celery_worker(transactional_db: None) -> Iterator[Any]:
     """A real Celery worker consuming from the configured broker, on a queue of this xdist worker.
 
     Tasks are sent through the broker (not run eagerly); the worker runs in a thread of this
@@ -41,6 +41,7 @@ def celery_worker(transactional_db: None, worker_id: str) -> Iterator[Any]:
 
     from config.celery_app import app
 
+    worker_id = os.environ.get("PYTEST_XDIST_WORKER", "main")
     queue = f"tests-{worker_id}-{os.getpid()}"
     saved = {k: app.conf[k] for k in ("task_always_eager", "task_default_queue")}
     app.conf.task_always_eager = False

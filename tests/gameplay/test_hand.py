@@ -435,3 +435,28 @@ def test_chaodi_only_the_dealer_insures() -> None:
         h.declare(2, c("C8 C8 LJ"))
     assert "only the dealer insures" in str(e.value)
     assert h.declare(2, c("C8 LJ")).value == "declare" and h.dealer == 0
+
+
+def test_failed_throw_penalties_reach_the_outcome_with_the_options() -> None:
+    """Engine ``throw_penalty`` (points per card returned) + scoring ``throw_penalties``: the outcome
+    carries the net penalties credited to the attackers, and the scoring API accepts it."""
+    import random
+
+    from gameplay.bots import make_bot
+    from gameplay.simulate import independent_config, play_out
+
+    seen = 0
+    for i in range(6):
+        config = HandConfig("tractor", {"throw_penalty": 10, "throw_penalties": True},
+                            **independent_config("tractor", i, 4))
+        h = Hand(config, seed=i)
+        play_out(h, [make_bot("random", random.Random(i * 4 + s)) for s in range(4)])
+        failed = [e for e in h.log if e.kind == "play" and e.forced is not None]
+        dside = h.dealer % 2
+        expected = sum(e.penalty if e.seat % 2 == dside else -e.penalty for e in failed)
+        assert h.outcome["throw_penalties"] == expected
+        assert all(e.penalty == 10 * (len(e.cards) - len(e.forced)) for e in failed)
+        seen += bool(failed)
+        body = score_hand_request(h.score_request())
+        assert body["attackers_total"] == h.result.attackers_total
+    assert seen
