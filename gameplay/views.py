@@ -21,5 +21,5 @@ def referee_page(request: HttpRequest) -> HttpResponse:
     else:
         form = RefereeForm()
     context = {"form": form, "ruling": ruling, "api": ruling.as_api() if ruling else None, "field_errors": field_errors}
-    template = "gameplay/referee_result.html" if request.htmx else "gameplay/referee.html"
+    template = "gameplay/referee_result.html" if getattr(request, "htmx", False) else "gameplay/referee.html"
     return render(request, template, context)

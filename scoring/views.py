@@ -22,5 +22,5 @@ def calculator_page(request: HttpRequest) -> HttpResponse:
     else:
         form = CalculatorForm()
     context = {"form": form, "result": result, "field_errors": field_errors}
-    template = "scoring/calculator_result.html" if request.htmx else "scoring/calculator.html"
+    template = "scoring/calculator_result.html" if getattr(request, "htmx", False) else "scoring/calculator.html"
     return render(request, template, context)

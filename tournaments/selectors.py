@@ -141,8 +141,9 @@ def _places(matches: list[Match]) -> dict[int, str]:
     places: dict[int, str] = {}
 
     def decide(m: Match, first: str, second: str) -> None:
-        places[m.entry_id(m.winner_side)] = first  # type: ignore[index,arg-type]
-        places[m.entry_id(1 - m.winner_side)] = second  # type: ignore[index,arg-type]
+        side = m.winner_side or 0
+        places[m.entry_id(side) or 0] = first
+        places[m.entry_id(1 - side) or 0] = second
 
     for m in by_section.get("main", []):
         if m.next_match_id is None:
@@ -264,9 +265,8 @@ def stage_standings(stage: Stage) -> StandingsTable:
 
     tournament = stage.tournament
     if stage.format in (Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION):
-        rows = elimination_standings(tournament, stage)
         columns = [(k, str(COLUMN_LABELS.get(k, k))) for k in ("played", "wins", "losses", "level_difference")]
-        return StandingsTable(stage, columns, rows, "elimination")
+        return StandingsTable(stage, columns, list(elimination_standings(tournament, stage)), "elimination")
     entries = {e.pk: e for e in tournament.entries.select_related("team", "player")}
     active = [pk for pk, e in entries.items() if e.status == Entry.Status.ACTIVE]
     active.sort(key=lambda pk: (entries[pk].seed or 10**6, pk))
@@ -275,8 +275,8 @@ def stage_standings(stage: Stage) -> StandingsTable:
         order = list(stage.tiebreaks or [metric, "average", "hands_won"])
         if "game_points" in order and metric == "net":
             order[order.index("game_points")] = "net"
-        results, sit_outs = table_results(stage)
-        raw = tiebreaks.individual_standings(active, results, sit_outs=sit_outs, tiebreaks=order)
+        tables, sit_outs = table_results(stage)
+        raw = tiebreaks.individual_standings(active, tables, sit_outs=sit_outs, tiebreaks=order)
         extra = ["tables"]
         kind = "tables"
     else:
@@ -285,9 +285,9 @@ def stage_standings(stage: Stage) -> StandingsTable:
         raw = tiebreaks.standings(active, results, byes=byes, tiebreaks=order)
         extra = ["played", "wins", "draws", "losses"]
         kind = "matches"
-    rows = []
+    rows: list[Any] = []  # TableRow
     for r in raw:
-        values = dict(r.values)
+        values: dict[str, Any] = dict(r.values)
         for key in extra:
             values[key] = r.record.get(key, values.get(key))
         rows.append(TableRow(rank=r.rank, entry=entries[r.entry], values=values, shared=r.shared))

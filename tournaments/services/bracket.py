@@ -228,7 +228,8 @@ def _clear_slot(target_id: int | None, slot: int | None, actor: Actor, reset: li
     if target.status == Match.Status.VOID:
         target.status = Match.Status.PENDING
     if target.hands_played or target.winner_side is not None:
-        removed: list[dict[str, Any]] = list(HandRecord.objects.filter(match=target).values("number", "outcome"))
+        removed: list[dict[str, Any]] = [dict(row) for row in HandRecord.objects.filter(match=target)
+                                         .values("number", "outcome")]
         if target.winner_side is not None:
             _clear_slot(target.next_match_id, target.next_slot, actor, reset)
             _clear_slot(target.loser_next_match_id, target.loser_next_slot, actor, reset)

@@ -16,7 +16,7 @@ from tournaments.permissions import is_organizer
 from tournaments.services.common import Actor, audit
 from tournaments.services.hands import options_validate
 
-STATUS_FLOW = {
+STATUS_FLOW: dict[str, set[str]] = {
     Tournament.Status.DRAFT: {Tournament.Status.REGISTRATION},
     Tournament.Status.REGISTRATION: {Tournament.Status.DRAFT},
     Tournament.Status.RUNNING: {Tournament.Status.FINISHED},
