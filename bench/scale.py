@@ -126,7 +126,11 @@ def main() -> int:
             for label, url in [("standings page", f"/tournaments/{t.pk}/standings/"),
                                ("standings page (htmx part)", f"/tournaments/{t.pk}/standings/"),
                                ("standings API", f"/api/v1/tournaments/{t.pk}/standings/"),
-                               ("stage standings API", f"/api/v1/stages/{stage.pk}/standings/")]:
+                               ("stage standings API", f"/api/v1/stages/{stage.pk}/standings/"),
+                               ("stage standings CSV", f"/api/v1/stages/{stage.pk}/standings-csv/"),
+                               ("tournament page", f"/tournaments/{t.pk}/"),
+                               ("bracket page", f"/tournaments/{t.pk}/bracket/"),
+                               ("bracket API", f"/api/v1/tournaments/{t.pk}/bracket/")]:
                 if "htmx" in label:
                     client.defaults["HTTP_HX_REQUEST"] = "true"
                 median, worst, queries = measure(client, url)
@@ -141,10 +145,15 @@ def main() -> int:
         by = {}
         for teams, _stored, label, median, _worst, queries in rows:
             by.setdefault(label, {})[teams] = (median, queries)
-        grows = [label for label, v in by.items() if v[512][1] > v[64][1]]
-        slow = [label for label, v in by.items() if v[512][0] > 150]
-        print(f"\nquery count grows with size: {', '.join(grows) or 'no'}; over 150 ms at 512 teams: "
+        standings = [label for label in by if "standings" in label]
+        grows = [label for label in standings if by[label][512][1] > by[label][64][1]]
+        slow = [label for label in standings if by[label][512][0] > 150]
+        others = [f"{label} ({by[label][64][1]} → {by[label][512][1]} queries, {by[label][512][0]:.0f} ms)"
+                  for label in by if label not in standings
+                  and (by[label][512][1] > by[label][64][1] or by[label][512][0] > 150)]
+        print(f"\nstandings: query count grows with size: {', '.join(grows) or 'no'}; over 150 ms at 512 teams: "
               f"{', '.join(slow) or 'none'}")
+        print(f"other pages growing or over 150 ms: {'; '.join(others) or 'none'}")
         connections.close_all()
         return 1 if grows or slow else 0
     finally:

@@ -5,6 +5,7 @@ machine word) and, for invalid input, ``errors``: a map from the JSON path of ea
 (``outcome.attackers_points``, ``hands.1``) to a list of messages saying why.
 """
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,6 +14,9 @@ from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+
+logger = logging.getLogger(__name__)
 
 
 def flatten_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -47,8 +51,14 @@ def invalid_input(errors: Mapping[str, list[str]]) -> Response:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    from django.db import Error as DatabaseError
+
     response = drf_exception_handler(exc, context)
     if response is None:
+        if isinstance(exc, DatabaseError):
+            logger.exception("database error in the API")
+            return Response({"detail": _("The database is unavailable or failed; nothing was saved. Try again."),
+                             "code": "database_error"}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
         return None
     if isinstance(exc, ValidationError):
         return invalid_input(flatten_errors(exc.detail))

@@ -33,3 +33,6 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("tournaments.print_urls")),
 ]
+
+handler404 = "config.views.not_found"
+handler500 = "config.views.server_error"

@@ -1,6 +1,8 @@
 """Project-wide views."""
 
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import AllowAny
@@ -40,3 +42,18 @@ class ObtainTokenView(ObtainAuthToken):
         if getattr(request, "axes_locked_out", False) or getattr(request._request, "axes_locked_out", False):
             return locked
         return response
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404: JSON under /api/ (every API answer carries ``detail``), the site's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": _("Not found."), "code": "not_found"}, status=404)
+    return defaults.page_not_found(request, exception or Http404())
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500: JSON under /api/, the site's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": _("Something went wrong on the server; nothing was saved."),
+                             "code": "server_error"}, status=500)
+    return defaults.server_error(request)

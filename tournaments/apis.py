@@ -7,6 +7,7 @@ Writing: signed-in users (session or token) by role; a table's secret link token
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -26,6 +27,27 @@ from tournaments.models import Entry, HandRecord, Match, Player, Stage, Team, To
 from tournaments.permissions import can_score_match, can_view, is_organizer
 from tournaments.services import bracket as bracket_services
 from tournaments.services import setup as setup_services
+
+
+MAX_ID = 2**63 - 1
+
+
+def query_id(value: str | None, name: str = "tournament") -> int | None:
+    """A database id from a query parameter (None when absent); anything else is a 400 naming it."""
+    if value is None or value == "":
+        return None
+    if value.isdigit() and int(value) <= MAX_ID:
+        return int(value)
+    raise serializers.ValidationError({name: [_("Must be the id of a tournament (a whole number).")]})
+
+
+def object_or_404(queryset: QuerySet[Any], pk: Any) -> Any:
+    """``get_object_or_404`` that answers 404 (not 500) for ids that are not whole numbers."""
+    from django.http import Http404
+
+    if not str(pk).isdigit() or int(str(pk)) > MAX_ID:
+        raise Http404
+    return get_object_or_404(queryset, pk=int(str(pk)))
 
 
 def actor_for(request: Request, via: str = "api") -> services.Actor:
@@ -69,6 +91,8 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 class PlayerViewSet(viewsets.ModelViewSet):
     """Players. Anyone reads; signed-in users add; staff edit and delete."""
+
+    lookup_value_regex = r"\d{1,18}"
 
     queryset = Player.objects.all()
     serializer_class = PlayerSerializer
@@ -115,6 +139,8 @@ class TeamSerializer(serializers.ModelSerializer):
 
 class TeamViewSet(viewsets.ModelViewSet):
     """Teams of two. Anyone reads; signed-in users add; staff edit and delete."""
+
+    lookup_value_regex = r"\d{1,18}"
 
     queryset = Team.objects.select_related("player1", "player2")
     serializer_class = TeamSerializer
@@ -184,6 +210,8 @@ class StandingSerializer(serializers.Serializer):
 
 class TournamentViewSet(viewsets.ModelViewSet):
     """Tournaments: create, configure, start; read standings and the bracket."""
+
+    lookup_value_regex = r"\d{1,18}"
 
     serializer_class = TournamentSerializer
     permission_classes = [ReadOrSignedIn]
@@ -358,15 +386,17 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
                    mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Entries of a tournament (``?tournament=ID``). Organizers add, seed (PATCH ``seed``) and withdraw."""
 
+    lookup_value_regex = r"\d{1,18}"
+
     serializer_class = EntrySerializer
     permission_classes = [ReadOrSignedIn]
 
     def get_queryset(self) -> QuerySet[Entry]:
         visible = selectors.tournaments_visible(self.request.user).values("pk")
         qs = Entry.objects.filter(tournament__in=visible).select_related("team", "player")
-        tournament = self.request.query_params.get("tournament")
-        if tournament and tournament.isdigit():
-            qs = qs.filter(tournament_id=int(tournament))
+        tournament = query_id(self.request.query_params.get("tournament"))
+        if tournament is not None:
+            qs = qs.filter(tournament_id=tournament)
         return qs.order_by("tournament_id", "seed", "id")
 
     @extend_schema(parameters=[OpenApiParameter("tournament", int, description="only this tournament's entries")])
@@ -386,6 +416,8 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
 
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         entry = self.get_object()
+        if not isinstance(request.data, Mapping):
+            return invalid_input({"non_field_errors": [_("The body must be a JSON object.")]})
         changeable = {"seed", "status", "checked_in"}
         if set(request.data) - changeable:
             return invalid_input({k: [_("Only seed, status and checked_in can change.")]
@@ -453,15 +485,17 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     """Stages of visible tournaments (``?tournament=ID``), with their rounds. Organizers create and
     start stages, pair Swiss rounds and draw table rounds."""
 
+    lookup_value_regex = r"\d{1,18}"
+
     serializer_class = StageSerializer
     permission_classes = [ReadOrSignedIn]
 
     def get_queryset(self) -> QuerySet[Stage]:
         visible = selectors.tournaments_visible(self.request.user).values("pk")
         qs = Stage.objects.filter(tournament__in=visible).prefetch_related("rounds").select_related("tournament")
-        tournament = self.request.query_params.get("tournament")
-        if tournament and tournament.isdigit():
-            qs = qs.filter(tournament_id=int(tournament))
+        tournament = query_id(self.request.query_params.get("tournament"))
+        if tournament is not None:
+            qs = qs.filter(tournament_id=tournament)
         return qs.order_by("tournament_id", "number")
 
     @extend_schema(request=StageInput, responses={201: StageSerializer})
@@ -624,6 +658,8 @@ TOKEN_PARAM = OpenApiParameter("X-Table-Token", str, OpenApiParameter.HEADER, re
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     """Matches (``?tournament=ID``) and their hands. Recording needs a scorer or the table's token."""
 
+    lookup_value_regex = r"\d{1,18}"
+
     serializer_class = MatchSerializer
     permission_classes = [permissions.AllowAny]
 
@@ -636,16 +672,16 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         if token:
             visible_q |= Q(scorer_token=token)
         qs = qs.filter(visible_q)
-        tournament = self.request.query_params.get("tournament")
-        if tournament and tournament.isdigit():
-            qs = qs.filter(stage__tournament_id=int(tournament))
+        tournament = query_id(self.request.query_params.get("tournament"))
+        if tournament is not None:
+            qs = qs.filter(stage__tournament_id=tournament)
         return qs.order_by("stage_id", "round__number", "position")
 
     def _token(self) -> str | None:
         return self.request.headers.get("X-Table-Token") or self.request.query_params.get("token")
 
     def _writable_match(self, pk: str | None) -> tuple[Match, services.Actor]:
-        match = get_object_or_404(self.get_queryset(), pk=pk)
+        match = object_or_404(self.get_queryset(), pk)
         token = self._token()
         if not can_score_match(self.request.user, match, token):
             if not self.request.user.is_authenticated and not token:
@@ -660,7 +696,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get", "post"])
     def hands(self, request: Request, pk: str | None = None) -> Response:
         if request.method == "GET":
-            match = get_object_or_404(self.get_queryset(), pk=pk)
+            match = object_or_404(self.get_queryset(), pk)
             return Response(HandSerializer(match.hands.order_by("number").select_related("entered_by"), many=True).data)
         match, actor = self._writable_match(pk)
         serializer = HandInput(data=request.data)
@@ -746,7 +782,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         """An organizer calls time: the side at the higher level wins (RULES.md §7)."""
         from tournaments.services.hands import match_call_time
 
-        match = get_object_or_404(self.get_queryset(), pk=pk)
+        match = object_or_404(self.get_queryset(), pk)
         if not request.user.is_authenticated:
             raise NotAuthenticated()
         serializer = VersionInput(data=request.data)
@@ -760,7 +796,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=AwardInput, responses={200: MatchSerializer})
     @action(detail=True, methods=["post"])
     def award(self, request: Request, pk: str | None = None) -> Response:
-        match = get_object_or_404(self.get_queryset(), pk=pk)
+        match = object_or_404(self.get_queryset(), pk)
         if not request.user.is_authenticated:
             raise NotAuthenticated()
         serializer = AwardInput(data=request.data)

@@ -88,16 +88,25 @@ class Command(BaseCommand):
                  keep_log: bool, kw: dict[str, Any], bar: ProgressBar | None) -> list[dict[str, Any]]:
         from celery import group
 
+        from config.health import check_broker
         from gameplay.tasks import simulate_chunk
 
+        broker = check_broker()
+        if not broker["ok"]:
+            raise CommandError(f"The Celery broker is unreachable ({broker.get('error')}); nothing was simulated. "
+                               "Start the broker and a worker, or run without --jobs to simulate in-process.")
         size = -(-count // jobs)
         sigs = []
         for start in range(0, count, size):
             n = min(size, count - start)
             sigs.append(simulate_chunk.s(variant, seed, n, bots, start=start, decks=kw["decks"],
                                          players=kw["players"], match=match, keep_log=keep_log))
-        result = group(sigs).apply_async()
-        chunks = result.get(timeout=30 * 60, propagate=True)
+        try:
+            result = group(sigs).apply_async(retry=False)
+            chunks = result.get(timeout=30 * 60, propagate=True)
+        except Exception as exc:  # broker or result store gone mid-run, a worker error, a time-out
+            raise CommandError(f"The simulation on Celery workers failed: {type(exc).__name__}: {exc}. "
+                               "Check the broker and the workers, or run without --jobs.") from exc
         records: list[dict[str, Any]] = []
         for chunk in sorted(chunks, key=lambda c: c["start"]):
             records.extend(chunk["records"])

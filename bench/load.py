@@ -1,0 +1,273 @@
+"""Load benchmark: N concurrent scorers recording hands over HTTP against gunicorn on PostgreSQL.
+
+    .venv/bin/python bench/load.py [--scorers 32] [--hands 25] [--readers 8] [--reads 400] [--workers 4]
+                                   [--think 0] [--db shengji_bench] [--keep]
+
+It creates a scratch database (``--db``, dropped and re-created; PostgreSQL at 127.0.0.1:5432, user
+postgres), migrates it, builds a running tournament with one match per scorer, gives each scorer a
+user, an API token and its own match, starts gunicorn on a free loopback port (127.0.0.1 only),
+and then:
+
+1. hand entry: every scorer POSTs ``--hands`` hands to its match (``/api/v1/matches/{id}/hands/``,
+   version from the previous answer; ``--think`` seconds between hands on average, with a random start
+   within one think time), all released together;
+2. standings: ``--readers`` clients GET the standings page and the standings API ``--reads`` times in all.
+
+It prints p50/p95/p99 latency, throughput and errors for each, stops gunicorn and drops the database
+(unless ``--keep``). Bounded: at most scorers × hands + reads requests, and a 300 s overall limit.
+Target: hand entry p95 ≤ 50 ms at 32 concurrent scorers, 0 errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+PG = "postgres://postgres@127.0.0.1:5432"
+DEADLINE = 300.0
+OUTCOME = {"attackers_points": 85, "kitty_points": 0, "last_trick": {"winner": "dealer", "largest": 1}}  # no level
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def recreate_database(name: str, drop_only: bool = False) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if not drop_only:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def environment(db: str) -> dict[str, str]:
+    return {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local", "DEBUG": "false",
+            "DATABASE_URL": f"{PG}/{db}", "CELERY_BROKER_URL": "", "LOG_LEVEL": "ERROR",
+            "SECRET_KEY": secrets.token_urlsafe(40), "CONN_MAX_AGE": "60", "ALLOWED_HOSTS": "127.0.0.1,localhost"}
+
+
+def build(scorers: int) -> dict[str, object]:
+    """A running tractor knockout with one ready match per scorer; each scorer a token of its own."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from tournaments.models import Entry, Match, Player, Team
+    from tournaments.services import Actor
+    from tournaments.services.bracket import tournament_start
+    from tournaments.services.setup import staff_add, tournament_create
+
+    User = get_user_model()
+    owner = User.objects.create_user("bench-owner", password=secrets.token_urlsafe(12))
+    t = tournament_create(owner=owner, name="压力测试 Load Cup", variant="tractor")
+    size = 2 * scorers
+    players = Player.objects.bulk_create([Player(name=f"选手 {i}") for i in range(2 * size)])
+    teams = Team.objects.bulk_create([Team(name=f"队 {i}", player1=players[2 * i], player2=players[2 * i + 1])
+                                      for i in range(size)])
+    Entry.objects.bulk_create([Entry(tournament=t, team=team, seed=i + 1) for i, team in enumerate(teams)])
+    tournament_start(tournament=t, actor=Actor(owner))
+    matches = list(Match.objects.filter(stage__tournament=t, status="ready").order_by("position"))[:scorers]
+    assert len(matches) == scorers, len(matches)
+    plan = []
+    for i, m in enumerate(matches):
+        user = User.objects.create_user(f"scorer{i}", password=secrets.token_urlsafe(12))
+        staff_add(tournament=t, username=user.username, role="scorer", actor=Actor(owner))
+        plan.append({"match": m.pk, "version": m.version, "token": Token.objects.create(user=user).key})
+    return {"tournament": t.pk, "stage": t.stages.get().pk, "scorers": plan}
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ms: list[float] = []
+        self.errors: dict[str, int] = {}
+
+    def add(self, ms: float, error: str | None) -> None:
+        with self.lock:
+            self.ms.append(ms)
+            if error:
+                self.errors[error] = self.errors.get(error, 0) + 1
+
+    def line(self, label: str, seconds: float) -> str:
+        ms = sorted(self.ms)
+        if not ms:
+            return f"{label}: no requests"
+
+        def q(p: float) -> float:
+            return ms[min(len(ms) - 1, round(p * (len(ms) - 1)))]
+
+        errors = sum(self.errors.values())
+        return (f"{label:<34} n={len(ms):5d}  p50 {q(0.50):6.1f} ms  p95 {q(0.95):6.1f} ms  p99 {q(0.99):6.1f} ms  "
+                f"mean {statistics.fmean(ms):6.1f} ms  {len(ms) / seconds:6.1f} req/s  errors {errors}"
+                + (f" {self.errors}" if errors else ""))
+
+
+def request(port: int, method: str, path: str, body: dict | None = None, token: str | None = None
+            ) -> tuple[int, bytes, float]:
+    headers = {"Accept": "application/json"}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    started = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request(method, path, body=data, headers=headers)
+        response = conn.getresponse()
+        payload = response.read()
+        status = response.status
+    finally:
+        conn.close()
+    return status, payload, (time.perf_counter() - started) * 1000
+
+
+def scorer(port: int, plan: dict, hands: int, think: float, barrier: threading.Barrier, stats: Stats,
+           stop_at: float) -> None:
+    version = plan["version"]
+    rng = random.Random(plan["match"])
+    barrier.wait()
+    if think:  # scorers do not finish their hands in lock-step: a random start within one think time
+        time.sleep(rng.uniform(0, think))
+    for n in range(hands):
+        if time.monotonic() > stop_at:
+            return
+        body = {"version": version, "outcome": OUTCOME, "dealer": 0 if n == 0 else None}
+        try:
+            status, payload, ms = request(port, "POST", f"/api/v1/matches/{plan['match']}/hands/", body, plan["token"])
+        except OSError as exc:
+            stats.add(0.0, type(exc).__name__)
+            continue
+        if status == 201:
+            version = json.loads(payload)["match"]["version"]
+            stats.add(ms, None)
+        else:
+            stats.add(ms, str(status))
+        if think:
+            time.sleep(rng.uniform(0.5, 1.5) * think)
+
+
+def reader(port: int, paths: list[str], count: int, barrier: threading.Barrier, stats: dict[str, Stats],
+           stop_at: float) -> None:
+    barrier.wait()
+    for i in range(count):
+        if time.monotonic() > stop_at:
+            return
+        path = paths[i % len(paths)]
+        try:
+            status, _payload, ms = request(port, "GET", path)
+        except OSError as exc:
+            stats[path].add(0.0, type(exc).__name__)
+            continue
+        stats[path].add(ms, None if status == 200 else str(status))
+
+
+def run_threads(threads: list[threading.Thread]) -> float:
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(DEADLINE)
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scorers", type=int, default=32)
+    parser.add_argument("--hands", type=int, default=25, help="hands per scorer")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a scorer waits between hands (uniform ±50%%; 0: back to back)")
+    parser.add_argument("--readers", type=int, default=8)
+    parser.add_argument("--reads", type=int, default=400, help="standings requests in all")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--db", default="shengji_bench")
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    args = parser.parse_args()
+    assert args.db.replace("_", "").isalnum(), "a plain database name, please"
+
+    env = environment(args.db)
+    os.environ.update(env)
+    recreate_database(args.db)
+    gunicorn = None
+    try:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+        t0 = time.perf_counter()
+        world = build(args.scorers)
+        print(f"set-up: database {args.db}, {args.scorers} matches and scorers in {time.perf_counter() - t0:.1f} s; "
+              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+        port = free_port()
+        gunicorn = subprocess.Popen(
+            [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi:application", "--workers", str(args.workers),
+             "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "--access-logfile", "/dev/null"],
+            cwd=ROOT, env=env, start_new_session=True)
+        for _ in range(100):
+            try:
+                if request(port, "GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise SystemExit("gunicorn did not start")
+        # Warm every worker (imports, first connections) before measuring.
+        for _ in range(4 * args.workers):
+            request(port, "GET", f"/tournaments/{world['tournament']}/standings/")
+            request(port, "GET", f"/api/v1/tournaments/{world['tournament']}/standings/")
+        stop_at = time.monotonic() + DEADLINE
+
+        hand_stats = Stats()
+        barrier = threading.Barrier(args.scorers)
+        seconds = run_threads([threading.Thread(target=scorer, args=(port, plan, args.hands, args.think, barrier,
+                                                                     hand_stats, stop_at))
+                               for plan in world["scorers"]])
+        print(f"gunicorn {args.workers} workers on 127.0.0.1:{port}; PostgreSQL; think time {args.think:g} s")
+        print(hand_stats.line(f"hand entry, {args.scorers} scorers", seconds))
+
+        paths = [f"/tournaments/{world['tournament']}/standings/", f"/api/v1/tournaments/{world['tournament']}/standings/"]
+        read_stats = {p: Stats() for p in paths}
+        barrier = threading.Barrier(args.readers)
+        per = max(1, args.reads // args.readers)
+        seconds = run_threads([threading.Thread(target=reader, args=(port, paths, per, barrier, read_stats, stop_at))
+                               for _ in range(args.readers)])
+        print(read_stats[paths[0]].line(f"standings page, {args.readers} readers", seconds))
+        print(read_stats[paths[1]].line(f"standings API, {args.readers} readers", seconds))
+        ok = not hand_stats.errors and not any(s.errors for s in read_stats.values())
+        ms = sorted(hand_stats.ms)
+        p95 = ms[round(0.95 * (len(ms) - 1))] if ms else float("inf")
+        print(f"target hand entry p95 ≤ 50 ms, 0 errors: {'met' if ok and p95 <= 50 else 'NOT met'}")
+        return 0 if ok else 1
+    finally:
+        if gunicorn is not None:
+            os.killpg(gunicorn.pid, signal.SIGTERM)
+            try:
+                gunicorn.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(gunicorn.pid, signal.SIGKILL)
+        from django.db import connections
+
+        connections.close_all()
+        if not args.keep:
+            recreate_database(args.db, drop_only=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
