@@ -15,7 +15,6 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-
 logger = logging.getLogger(__name__)
 
 

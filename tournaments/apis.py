@@ -28,7 +28,6 @@ from tournaments.permissions import can_score_match, can_view, is_organizer
 from tournaments.services import bracket as bracket_services
 from tournaments.services import setup as setup_services
 
-
 MAX_ID = 2**63 - 1
 
 
