@@ -680,9 +680,13 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         return self.request.headers.get("X-Table-Token") or self.request.query_params.get("token")
 
     def _writable_match(self, pk: str | None) -> tuple[Match, services.Actor]:
-        match = object_or_404(self.get_queryset(), pk)
+        match = object_or_404(Match.objects.select_related("stage__tournament"), pk)
         token = self._token()
         if not can_score_match(self.request.user, match, token):
+            if not can_view(self.request.user, match.stage.tournament):
+                from django.http import Http404
+
+                raise Http404
             if not self.request.user.is_authenticated and not token:
                 raise NotAuthenticated(_("Sign in, or use the table's link, to record hands."))
             raise PermissionDenied(_("You are not a scorer of this tournament or table."))
@@ -715,7 +719,8 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(self._hand_answer(done), status=status.HTTP_201_CREATED)
 
     def _hand_answer(self, done: services.HandOutcome) -> dict[str, Any]:
-        match = self.get_queryset().get(pk=done.match.pk)
+        match = Match.objects.select_related("round", "entry0__team", "entry0__player", "entry1__team",
+                                             "entry1__player").get(pk=done.match.pk)
         return {"hand": HandSerializer(done.hand).data, "result": done.result, "match": MatchSerializer(match).data,
                 "warnings": list(done.warnings)}
 

@@ -198,8 +198,10 @@ def _check_playable(match: Match, *, correcting: bool = False) -> None:
         raise ServiceError.one("match", _("The tournament is not running."))
 
 
-def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord], actor: Actor | None = None) -> None:
-    """Write the replay's results into the hand records and the match's cached state and result."""
+def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord], actor: Actor | None = None,
+                  hands_played: int | None = None) -> None:
+    """Write the replay's results into the hand records (``hands``: those replayed) and the match's
+    cached state and result; ``hands_played`` when only the last hands were replayed."""
     for hand, result, dealer in zip(hands, replay.results, replay.dealers, strict=True):
         if hand.result != result or hand.dealer != dealer:
             hand.result = result
@@ -207,20 +209,20 @@ def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord], act
             hand.save(update_fields=["result", "dealer", "updated_at"])
     before = (match.winner_side, match.is_draw)
     match.state = replay.state or {}
-    match.hands_played = len(hands)
+    match.hands_played = len(hands) if hands_played is None else hands_played
     match.winner_side, match.is_draw = match_result(match, replay)
     if match.winner_side is not None or match.is_draw:
         match.status = Match.Status.FINISHED
         match.finished_at = match.finished_at or timezone.now()
     else:
-        match.status = Match.Status.PLAYING if hands else Match.Status.READY
+        match.status = Match.Status.PLAYING if match.hands_played else Match.Status.READY
         match.finished_at = None
     if (match.winner_side, match.is_draw) != before or match.status != Match.Status.FINISHED:
         # A new result needs confirming again when the tournament asks for confirmation.
         needs = match.stage.tournament.require_confirmation and match.status == Match.Status.FINISHED
         match.confirmed_at = None if needs or match.status != Match.Status.FINISHED else timezone.now()
         match.confirmed_by = None if match.confirmed_at is None else (actor.user_or_none if actor else None)
-    if hands and match.started_at is None:
+    if match.hands_played and match.started_at is None:
         match.started_at = timezone.now()
     match.version += 1
     match.save()
@@ -283,25 +285,30 @@ def hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, acto
             raise ServiceError.one("match", _("This match is finished; correct an earlier hand instead."))
         if match.time_called_at is not None:
             raise ServiceError.one("match", _("Time was called for this match: no further hands."))
-        hands = list(match.hands.order_by("number"))
-        expected = int(match.state["dealer"]) if hands else None
+        # The next hand is scored from the cached state (written with every change in the same
+        # transaction as the hands); corrections and undos replay the whole match instead.
+        played = match.hands_played
+        expected = int(match.state["dealer"]) if played else None
         dealer = _check_dealer(dealer, expected)
-        if not hands and dealer is None:
+        if not played and dealer is None:
             raise ServiceError.one("dealer", _("Say who deals the first hand (the first declarer)."))
         trump_code = _normalise_trump(trump)
-        first_dealer = hands[0].dealer if hands else dealer
-        outcomes = [h.outcome for h in hands] + [dict(outcome)]
+        state = dict(match.state) if played else initial_state(tournament, int(dealer))  # type: ignore[arg-type]
         try:
-            replay = replay_hands(tournament, first_dealer, outcomes)
-        except ServiceError as exc:
-            prefix = f"hands.{len(outcomes)}."
-            raise ServiceError({k.removeprefix(prefix): v for k, v in exc.field_errors.items()}) from exc
+            result = score_hand(tournament, state, outcome)
+        except ScoringInputError as exc:
+            raise ServiceError(exc.field_errors) from exc
+        winner = result.get("match_winner")
+        drawn = bool(result.get("match_drawn"))
+        ended = played + 1 if winner is not None or drawn else None
+        replay = Replay(result["state"], [result], [int(state["dealer"])],
+                        None if winner is None else int(winner), ended, drawn)
         hand = HandRecord.objects.create(
-            match=match, number=len(outcomes), dealer=replay.dealers[-1], trump=trump_code, outcome=dict(outcome),
-            result=replay.results[-1], entered_by=actor.user_or_none, entered_via=actor.via,
+            match=match, number=played + 1, dealer=replay.dealers[-1], trump=trump_code, outcome=dict(outcome),
+            result=result, entered_by=actor.user_or_none, entered_via=actor.via,
         )
         previous_final = final_winner(match)
-        _apply_replay(match, replay, [*hands, hand], actor)
+        _apply_replay(match, replay, [hand], actor, hands_played=played + 1)
         audit(actor=actor, action="hand.record", tournament=tournament, target=f"match:{match.pk}",
               data={"number": hand.number, "outcome": hand.outcome, "dealer": hand.dealer, "trump": trump_code,
                     "result": hand.result})
