@@ -358,7 +358,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
             stages.append({
                 "id": stage.pk, "name": stage.name, "status": stage.status,
                 "rounds": [{"number": col["number"], "name": col["name"],
-                            "matches": [MatchSerializer(m).data for m in col["matches"]]}
+                            "matches": MatchSerializer(col["matches"], many=True).data}
                            for col in selectors.bracket_tree(stage)],
             })
         return Response(stages)
@@ -550,14 +550,12 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """This stage's standings: ``columns`` (key, label) in order and ``rows`` (rank, entry, values)."""
         table = selectors.stage_standings(self.get_object())
-        rows = []
-        for row in table.rows:
-            if table.kind == "elimination":
-                data = StandingSerializer(row).data
+        if table.kind == "elimination":
+            rows = list(StandingSerializer(table.rows, many=True).data)
+            for data, row in zip(rows, table.rows, strict=True):
                 data["values"] = {k: getattr(row, k) for k, _label in table.columns}
-                rows.append(data)
-            else:
-                rows.append(standing_row(row))
+        else:
+            rows = [standing_row(row) for row in table.rows]
         return Response({"stage": table.stage.pk, "kind": table.kind,
                          "columns": [{"key": k, "label": label} for k, label in table.columns], "rows": rows})
 
