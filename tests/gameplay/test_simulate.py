@@ -33,7 +33,9 @@ def test_match_runs_to_a_winner() -> None:
     assert m["winner"] in (0, 1) and m["hands"] >= 3 and m["levels"] is not None
 
 
-def test_command_prints_the_summary_in_process(tmp_path: Path) -> None:
+def test_command_prints_the_summary_in_process(tmp_path: Path, settings: Any) -> None:
+    """Without a broker ``--jobs`` runs in-process (CI sets a broker: this test takes it away)."""
+    settings.CELERY_BROKER_URL = None
     out, err = io.StringIO(), io.StringIO()
     log = tmp_path / "hands.jsonl"
     call_command("simulate", "--variant", "tractor", "--hands", "12", "--seed", "7", "--bots", "heuristic,random",
