@@ -196,21 +196,32 @@ def _pair_swiss_round(stage: Stage, order: list[int], number: int) -> Round:
     return rnd
 
 
+def _lock_for_next_round(stage: Stage, *, format: str, override: bool, not_running: str, all_done: str,
+                         waiting: str) -> tuple[Stage, int, list[Match]]:
+    """Lock a running stage of ``format`` for its next round: answers the stage, the rounds done and
+    the matches still without a final result (refused while there are some, unless ``override``)."""
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    if stage.format != format or stage.status != Stage.Status.RUNNING:
+        raise ServiceError.one("stage", not_running)
+    done = stage.rounds.count()
+    if stage.rounds_planned is not None and done >= stage.rounds_planned:
+        raise ServiceError.one("stage", all_done % {"n": stage.rounds_planned})
+    open_matches = outstanding(stage)
+    if open_matches and not override:
+        raise ServiceError.one("stage", waiting % {"tables": ", ".join(m.key for m in open_matches)})
+    return stage, done, open_matches
+
+
 def swiss_next_round(*, stage: Stage, actor: Actor, override: bool = False) -> Round:
     """Pair the next Swiss round from the final results. Refused while results are outstanding,
     unless the organizer overrides (those matches then count as not played for this pairing)."""
     require_organizer(actor, stage.tournament)
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().get(pk=stage.pk)
-        if stage.format != Stage.Format.SWISS or stage.status != Stage.Status.RUNNING:
-            raise ServiceError.one("stage", _("This is not a running Swiss stage."))
-        done = stage.rounds.count()
-        if stage.rounds_planned is not None and done >= stage.rounds_planned:
-            raise ServiceError.one("stage", _("All %(n)s rounds have been paired.") % {"n": stage.rounds_planned})
-        waiting = outstanding(stage)
-        if waiting and not override:
-            raise ServiceError.one("stage", _("Results are outstanding at: %(tables)s. Wait for them, or override.")
-                                   % {"tables": ", ".join(m.key for m in waiting)})
+        stage, done, waiting = _lock_for_next_round(
+            stage, format=Stage.Format.SWISS, override=override,
+            not_running=_("This is not a running Swiss stage."),
+            all_done=_("All %(n)s rounds have been paired."),
+            waiting=_("Results are outstanding at: %(tables)s. Wait for them, or override."))
         order = [e.pk for e in stage.tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed", "id")]
         rnd = _pair_swiss_round(stage, order, done + 1)
         audit(actor=actor, action="swiss.pair", tournament=stage.tournament, target=f"stage:{stage.pk}",
@@ -259,20 +270,15 @@ def table_round_draw(*, stage: Stage, actor: Actor, override: bool = False) -> R
     """Draw the next table round (red five, Yongzhou), avoiding repeated table-mates."""
     require_organizer(actor, stage.tournament)
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().get(pk=stage.pk)
-        if stage.format != Stage.Format.TABLE_ROUNDS or stage.status != Stage.Status.RUNNING:
-            raise ServiceError.one("stage", _("This is not a running stage of table rounds."))
-        done = stage.rounds.count()
-        if stage.rounds_planned is not None and done >= stage.rounds_planned:
-            raise ServiceError.one("stage", _("All %(n)s rounds have been drawn.") % {"n": stage.rounds_planned})
-        waiting = outstanding(stage)
-        if waiting and not override:
-            raise ServiceError.one("stage", _("Tables still playing: %(tables)s.")
-                                   % {"tables": ", ".join(m.key for m in waiting)})
+        stage, done, waiting = _lock_for_next_round(
+            stage, format=Stage.Format.TABLE_ROUNDS, override=override,
+            not_running=_("This is not a running stage of table rounds."),
+            all_done=_("All %(n)s rounds have been drawn."),
+            waiting=_("Tables still playing: %(tables)s."))
         order = [e.pk for e in stage.tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("id")]
         rnd = _draw_table_round(stage, order, done + 1)
         audit(actor=actor, action="tables.draw", tournament=stage.tournament, target=f"stage:{stage.pk}",
-              data={"round": rnd.number})
+              data={"round": rnd.number, "override": override, "outstanding": [m.key for m in waiting]})
         return rnd
 
 
