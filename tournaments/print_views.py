@@ -241,7 +241,7 @@ def print_jobs(request: HttpRequest, pk: int) -> HttpResponse:
                   .order_by("stage__number", "number"))
     for round_ in rounds:
         round_.label = selectors.round_label(round_.name) if round_.name else str(round_)  # type: ignore[attr-defined]
-    stages = list(tournament.stages.filter(format="single_elimination").order_by("number"))
+    stages = list(tournament.stages.filter(format__in=docs.BRACKET_FORMATS).order_by("number"))
     finished = list(Match.objects.filter(stage__tournament=tournament, status=Match.Status.FINISHED)
                     .exclude(entry0=None).exclude(entry1=None)
                     .select_related("round", "entry0__team", "entry1__team", "entry0__player", "entry1__player")

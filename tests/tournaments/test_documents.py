@@ -137,6 +137,78 @@ def test_bracket_fits_64_entries_on_one_page_and_splits_bigger_ones(db: None) ->
     assert [len(page["round_names"]) for page in context["pages"]] == [6, 6, 2]
 
 
+def double_elimination_cup() -> tuple[Tournament, Stage, dict[str, Match]]:
+    """Six teams, double elimination with a reset grand final (seeds 1 and 2 have byes): W1-M2 and
+    W1-M4 played, then W2-M1, then L2-M2 between the losers of W1-M4 and W2-M1."""
+    from tests.tournaments.factories import make_tournament
+
+    t = make_tournament(teams=6, start=False, name="双败赛 Double Cup")
+    actor = Actor(t.owner)
+    stage = tournament_start(tournament=t, actor=actor, format="double_elimination", grand_final="reset")
+    for key, side in [("W1-M2", 0), ("W1-M4", 1), ("W2-M1", 0), ("L2-M2", 1)]:
+        win_match(Match.objects.get(stage=stage, key=key), side, actor)
+    matches = {m.key: m for m in Match.objects.filter(stage=stage).select_related(
+        "entry0__team", "entry1__team")}
+    return t, stage, matches
+
+
+def test_double_elimination_bracket_prints_winners_losers_and_grand_final(db: None) -> None:
+    t, stage, matches = double_elimination_cup()
+    document = docs.BracketDocument(tournament=t, stage=stage)
+    html = document.render_html()
+    names = list(Entry.objects.filter(tournament=t).values_list("team__name", flat=True))
+    assert len(names) == 6 and all(name in html for name in names)
+    pdf, pages = docs.pdf_bytes(document)
+    text, read_pages = pdf_text(pdf)
+    assert pages == read_pages == 1  # six teams: both brackets and the grand final on one landscape page
+    flat = re.sub(r"\s+", " ", text)
+    assert "双败赛" in text and all(name in flat for name in names)
+    for label in ("Winners' bracket", "Losers' bracket", "winners' round 1", "winners' final", "losers' round 2",
+                  "losers' final", "grand final", "grand final reset", "only if needed"):
+        assert label in flat, label
+    for key in ("W1-M2", "W2-M2", "W3-M1", "L2-M1", "L3-M1", "L4-M1", "GF1", "GF2"):
+        assert key in flat, key
+    # the winners are marked, the losers not; empty places say where their entry comes from
+    winners = [m.winner.name for key, m in matches.items() if m.status == Match.Status.FINISHED]
+    losers = [m.entry(1 - m.winner_side).name for m in matches.values() if m.status == Match.Status.FINISHED]
+    assert len(winners) == 4
+    assert all(re.search(re.escape(name) + r"\s*✔", flat) for name in winners), flat
+    assert not any(re.search(re.escape(name) + r"\s*✔", flat) for name in set(losers) - set(winners))
+    assert "winner of W2-M2" in flat and "loser of W2-M2" in flat and "winner of L4-M1" in flat
+    assert "winner of" in html and "✔" in html
+    # a reset that was not needed is left out
+    Match.objects.filter(pk=matches["GF2"].pk).update(status=Match.Status.VOID)
+    html = docs.BracketDocument(tournament=t, stage=stage).render_html()
+    assert "GF1" in html and "GF2" not in html and "grand final reset" not in html
+
+
+def test_bigger_double_elimination_puts_the_losers_bracket_on_its_own_page(db: None) -> None:
+    from tests.tournaments.factories import make_tournament
+
+    t = make_tournament(teams=40, start=False)
+    stage = tournament_start(tournament=t, actor=Actor(t.owner), format="double_elimination")
+    context = docs.BracketDocument(tournament=t, stage=stage).get_context()
+    parts = [part for page in context["pages"] for part in page["parts"]]
+    assert [len(page["parts"]) for page in context["pages"]] == [1, 1]
+    assert [len(part["grid"]) for part in parts] == [32, 16]  # 64 places: 32 winners' rows, 16 losers' rows
+    assert parts[0]["round_names"][-1] == "grand final" and parts[1]["round_names"][-1] == "losers' final"
+    assert docs.pdf_bytes(docs.BracketDocument(tournament=t, stage=stage))[1] == 2
+
+
+def test_double_elimination_print_pages_answer(client: Any, db: None) -> None:
+    t, stage, matches = double_elimination_cup()
+    client.force_login(t.owner)
+    page = client.get(reverse("print-bracket", args=[t.pk]))
+    assert page.status_code == 200
+    content = page.content.decode()
+    assert matches["W1-M2"].winner.name in content and "Losers&#x27; bracket" in content
+    pdf = client.get(reverse("print-bracket-pdf", args=[t.pk]) + f"?stage={stage.pk}")
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert "GF1" in pdf_text(pdf.content)[0]
+    jobs = client.get(reverse("print-jobs", args=[t.pk])).content.decode()
+    assert f"?stage={stage.pk}" in jobs  # the print page offers the bracket of the double elimination
+
+
 def test_chinese_is_drawn_with_an_embedded_cjk_font(cup: Fixture) -> None:
     pdf, _pages = docs.pdf_bytes(docs.SeatingDocument(tournament=cup.tournament, round=cup.round))
     assert any("Noto-Sans-CJK-SC" in name for name in pdf_fonts(pdf)), pdf_fonts(pdf)
