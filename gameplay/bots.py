@@ -2,10 +2,11 @@
 actions it is offered; it never touches the :class:`~gameplay.hand.Hand`.
 
 - ``random``: uniform over the legal actions (follows sampled without listing them all).
-- ``heuristic``: declares and bids from hand strength, buries toward voids without points, counts
-  cards (what is unseen: not played, not in its own hand or kitty), leads sure winners and throws
-  only when no unseen card can beat any part, protects its side's points, feeds points to a partner
-  who is sure to win, and as dealer side with a trump majority pulls trumps first (seed 001 tips).
+- ``heuristic``: declares and bids from hand strength, insures (chaodi 定主) when trump is its best
+  suit, buries toward voids without points, counts cards (what is unseen: not played, not in its
+  own hand or kitty), leads sure winners and throws only when no unseen card can beat any part,
+  protects its side's points, feeds points to a partner who is sure to win, and as dealer side with
+  a trump majority pulls trumps first (seed 001 tips).
 
 >>> sorted(BOTS)
 ['heuristic', 'random']
@@ -40,6 +41,10 @@ class Bot(Protocol):
 
     def overturn(self, obs: Observation, options: Sequence[Cards]) -> Cards | None: ...
 
+    def insure(self, obs: Observation, options: Sequence[Cards]) -> Cards | None:
+        """Chaodi 定主: show one of ``options`` (the pair of the trump level card) or None."""
+        ...
+
     def bid(self, obs: Observation, options: Sequence[int]) -> int | None: ...
 
     def name_trump(self, obs: Observation) -> str: ...
@@ -63,6 +68,7 @@ class RandomBot:
         return options[k] if k < len(options) else None
 
     overturn = declare
+    insure = declare
 
     def bid(self, obs: Observation, options: Sequence[int]) -> int | None:
         k = self.rng.randrange(len(options) + 1)
@@ -191,6 +197,17 @@ class HeuristicBot:
         if cur is not None and obs.team(cur.seat) == obs.team(obs.seat) and cur.suit is not None:
             return None
         return self._want(obs, options, overturn=True)
+
+    def insure(self, obs: Observation, options: Sequence[Cards]) -> Cards | None:
+        """定主 when the trump suit is worth protecting: it is the hand's best suit (otherwise the bot
+        keeps the chance to counter-overturn into a better suit, as seed 001 suggests)."""
+        cur = obs.declaration
+        if not options or cur is None or cur.suit is None:
+            return None
+        level = self._level(obs)
+        strength = [self._suit_strength(obs.hand, s, level) for s in range(4)]
+        trump = SUITS.index(cur.suit)
+        return options[0] if strength[trump] >= max(strength) else None
 
     def _best_suit(self, hand: Sequence[int], level: int | None) -> tuple[float, str]:
         return max((self._suit_strength(hand, SUITS.index(s), level), s) for s in SUITS)

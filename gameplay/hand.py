@@ -73,7 +73,7 @@ __all__ = ["PHASES", "Declaration", "Event", "Hand", "HandConfig", "InvalidLog",
            "context_for", "replay"]
 
 PHASES = ("deal", "declare", "bid", "trump", "kitty", "overturn", "play", "scored")
-ACTIONS = frozenset({"deal", "declare", "pass", "bid", "name_trump", "bury", "overturn", "play"})
+ACTIONS = frozenset({"deal", "declare", "pass", "bid", "name_trump", "bury", "insure", "overturn", "play"})
 LOG_FORMAT = "shengji-hand/1"
 MAX_REDEALS = 20
 """After this many redeals in a row (nobody declaring in a first hand) the hand is played no trump."""
@@ -160,8 +160,9 @@ class HandConfig:
 class Event(NamedTuple):
     """One entry of a hand's log (immutable).
 
-    ``kind``: an action (deal, declare, pass, bid, name_trump, bury, overturn, play) or an automatic
-    consequence (shuffle, redeal, trump, take_kitty, trick, scored). ``value``: the declaration kind,
+    ``kind``: an action (deal, declare, pass, bid, name_trump, bury, insure, overturn, play) or an automatic
+    consequence (shuffle, redeal, trump, take_kitty, trick, scored). ``value``: the declaration kind
+    ("insured" for chaodi's separate 定主),
     the bid, the trump suit ("NT" for none), a trick's points, the phase of a pass, the outcome JSON.
     ``forced``: the cards a failed throw must play instead; ``penalty`` its penalty points.
     """
@@ -1210,6 +1211,86 @@ class Hand:
             self._begin_play(self.dealer)
         return ev
 
+    # ------------------------------------------------------------ chaodi's insurance (定主)
+
+    def _insurance_pair(self) -> tuple[int, int] | None:
+        """The pair of the trump suit's level card (None without a trump suit or a level)."""
+        if self.trump is None or self.level is None:
+            return None
+        c = make_code(SUITS.index(self.trump), level_rank(self.level))
+        return (c, c)
+
+    def verify_insure(self, seat: int, cards: Sequence[int] | None = None) -> tuple[int, int]:
+        """Check 定主 (RULES §5.1, chaodi): after the dealer's own declaration stands, and before the dealer
+        buries the kitty, the dealer may show a pair of the trump suit's level card; later overturns must
+        then beat that pair in the overturn order. ``cards`` None: that pair. Returns the pair."""
+        rule_en = ("insurance (定主, RULES §5.1) is shown by the dealer after its declaration stands and before "
+                   "it buries the kitty")
+        rule_zh = "定主（规则 §5.1）由庄家在其叫主成立后、扣底之前亮出"
+        if not 0 <= seat < self.n:
+            raise OutOfTurn(f"There is no seat {seat}.", f"没有{seat}号座位。")
+        if self.variant != "chaodi":
+            raise IllegalPlay(f"{_en_seat(seat)} cannot insure: insurance (定主) belongs to chaodi only.",
+                              f"{_zh_seat(seat)}不能定主：只有炒地皮有定主。")
+        if self.phase != "kitty" or self.round_started:
+            when = "the kitty is already buried" if self.round_started else f"the phase is {self.phase}"
+            raise WrongPhase(f"{_en_seat(seat)} cannot insure now ({when}): {rule_en}.",
+                             f"{_zh_seat(seat)}现在不能定主（{'已扣底' if self.round_started else self.phase + ' 阶段'}）："
+                             f"{rule_zh}。")
+        if self.first_hand:
+            raise IllegalPlay(f"{_en_seat(seat)} cannot insure: a match's first hand has no overturn round, so "
+                              "there is nothing to insure against (RULES §5.2).",
+                              f"{_zh_seat(seat)}不能定主：首局没有反主炒底，无需定主（规则 §5.2）。")
+        if seat != self.dealer:
+            raise OutOfTurn(f"{_en_seat(seat)} cannot insure: only the dealer (seat {self.dealer}) insures (定主, "
+                            "RULES §5.1).", f"{_zh_seat(seat)}不能定主：只有庄家（{self.dealer}号座位）可以定主（规则 §5.1）。")
+        d = self.declaration
+        if d is None or d.seat != seat:
+            why_en = "trump was set by the kitty card (翻底)" if d is None else f"trump was declared by seat {d.seat}"
+            why_zh = "主由翻底决定" if d is None else f"主由{d.seat}号座位叫出"
+            raise IllegalPlay(f"{_en_seat(seat)} cannot insure: {why_en}; the dealer insures its own declaration "
+                              "(定主).", f"{_zh_seat(seat)}不能定主：{why_zh}；庄家只能为自己叫的主定主。")
+        if d.kind == "insured":
+            raise IllegalPlay(f"{_en_seat(seat)} cannot insure: the declaration is already insured (定主).",
+                              f"{_zh_seat(seat)}不能定主：已经定主。")
+        pair = self._insurance_pair()
+        assert pair is not None
+        shown = pair if cards is None else tuple(sorted(cards))
+        if shown != pair:
+            raise self._bad(seat, shown, f"insurance (定主) shows a pair of the trump level card, {format_cards(pair)}",
+                            f"定主须亮一对主花色的级牌 {format_cards(pair)}")
+        if self.hands[seat][pair[0]] < 2:
+            raise InvalidCards(f"{_en_seat(seat)} does not hold {format_cards(pair)} to insure (定主).",
+                               f"{_zh_seat(seat)}手中没有 {format_cards(pair)} 可定主。")
+        return pair
+
+    def can_insure(self, seat: int, cards: Sequence[int] | None = None) -> bool:
+        try:
+            self.verify_insure(seat, cards)
+        except GameplayError:
+            return False
+        return True
+
+    def legal_insurances(self, seat: int) -> list[tuple[int, ...]]:
+        """The insurance ``seat`` could show now: ``[pair]`` or ``[]`` (chaodi's 定主)."""
+        if self.variant != "chaodi" or self.phase != "kitty" or self.round_started or seat != self.dealer:
+            return []
+        try:
+            return [self.verify_insure(seat)]
+        except GameplayError:
+            return []
+
+    def insure(self, seat: int, cards: Sequence[int] | None = None) -> Event:
+        """Chaodi 定主: the dealer shows the pair of the trump level card (the declaration becomes
+        ``insured`` with that pair's overturn strength: ♠ > ♥ > ♣ > ♦, below LJ LJ and BJ BJ)."""
+        pair = self.verify_insure(seat, cards)
+        d = self.declaration
+        assert d is not None and d.suit is not None
+        nd = Declaration(seat, pair, "insured", d.suit, PAIR_ORDER[d.suit])
+        self.declaration = nd
+        self.declarations.append(nd)
+        return self._append(Event("insure", seat, pair, "insured"))
+
     # ------------------------------------------------------------ chaodi's overturn round (炒底)
 
     def legal_overturns(self, seat: int) -> list[tuple[int, ...]]:
@@ -1535,6 +1616,8 @@ class Hand:
             return self.name_trump(seat, str(ev.value))
         if k == "bury":
             return self.bury(seat, ev.cards)
+        if k == "insure":
+            return self.insure(seat, ev.cards)
         if k == "overturn":
             return self.overturn(seat, ev.cards)
         if k == "play":

@@ -71,7 +71,7 @@ def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
             calls.append({"seat": None, "text": "redeal / 重新发牌", "cards": []})
         elif k == "deal" and e.seat is not None:
             dealt[e.seat].append(e.cards[0])
-        elif k == "declare" or k == "overturn":
+        elif k in ("declare", "overturn", "insure"):
             calls.append({"seat": e.seat, "text": words.get(str(e.value), str(e.value)), "cards": card_chips(e.cards)})
         elif k == "pass":
             phase = {"overturn": words["round"], "bid": words["bid"]}.get(str(e.value), "")

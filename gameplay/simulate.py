@@ -94,6 +94,11 @@ def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
         elif kind == "name_trump":
             hand.name_trump(seat, bot.name_trump(hand.observation(seat)))
         elif kind == "bury":
+            insurances = hand.legal_insurances(seat)  # chaodi 定主: offered before the dealer buries
+            if insurances:
+                pair = bot.insure(hand.observation(seat), insurances)
+                if pair:
+                    hand.insure(seat, pair)
             hand.bury(seat, bot.bury(hand.observation(seat), hand.rules.kitty_size))
         elif kind == "overturn":
             choice = bot.overturn(hand.observation(seat), hand.legal_overturns(seat))
