@@ -1335,18 +1335,8 @@ class Hand:
         self.trump = d.suit
         self.ctx = context_for(self.rules, self.level, self.trump)
         self._append(Event("trump", self.dealer, (), self.trump or "NT"))
-        self._take_kitty_from_table(seat)
+        self._take_kitty(seat)
         return ev
-
-    def _take_kitty_from_table(self, seat: int) -> None:
-        h = self.hands[seat]
-        for c in self.kitty:
-            h[c] += 1
-        self.nleft[seat] += len(self.kitty)
-        self.kitty_holder = seat
-        self._append(Event("take_kitty", seat, tuple(self.kitty)))
-        self.kitty = []
-        self.phase = "kitty"
 
     def _next_overturn(self) -> None:
         self.turn_index = (self.turn_index + 1) % 4
