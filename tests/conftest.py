@@ -9,6 +9,13 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+
+# Shared machines are noisy: no per-example deadline (speed is measured by benchmarks, not tests).
+hypothesis_settings.register_profile(
+    "project", deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors])
+hypothesis_settings.load_profile("project")
 
 BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 
