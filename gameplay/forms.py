@@ -33,13 +33,15 @@ class RefereeForm(forms.Form):
             self.fields[f"hand_{seat}"] = forms.CharField(
                 label=_("Seat %(seat)s: cards before the trick") % {"seat": seat},
                 required=False,
-                widget=forms.Textarea(attrs={"rows": 2, "placeholder": "S9 S8 S8 S4 S4", "autocapitalize": "characters"}),
+                widget=forms.Textarea(attrs={"rows": 2, "placeholder": "S9 S8 S8 S4 S4", "autocapitalize": "characters",
+                                             "data-cards": "", "data-label": _("Seat %(seat)s") % {"seat": seat}}),
             )
         for order in range(SEATS):
             self.fields[f"play_{order}"] = forms.CharField(
                 label=_("Play %(n)s (in order from the leader)") % {"n": order + 1},
                 required=False,
-                widget=forms.TextInput(attrs={"autocapitalize": "characters"}),
+                widget=forms.TextInput(attrs={"autocapitalize": "characters", "data-cards": "",
+                                              "data-label": _("Play %(n)s") % {"n": order + 1}}),
             )
 
     def payload(self) -> dict[str, Any]:

@@ -8,6 +8,15 @@ from gameplay.forms import RefereeForm
 from gameplay.referee import RequestInvalid, rule_trick
 
 
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+# The card palette: one row per suit (red suits marked), then the jokers.
+PICKER = [
+    [{"code": f"{suit}{rank}", "label": f"{symbol}{rank}", "red": suit in "HD"} for rank in RANKS]
+    for suit, symbol in SUIT_SYMBOLS.items()
+] + [[{"code": "LJ", "label": "小王", "red": False}, {"code": "BJ", "label": "大王", "red": True}]]
+
+
 def referee_page(request: HttpRequest) -> HttpResponse:
     ruling = None
     field_errors: dict[str, list[str]] = {}
@@ -20,6 +29,6 @@ def referee_page(request: HttpRequest) -> HttpResponse:
                 field_errors = exc.field_errors
     else:
         form = RefereeForm()
-    context = {"form": form, "ruling": ruling, "api": ruling.as_api() if ruling else None, "field_errors": field_errors}
+    context = {"form": form, "picker": PICKER, "ruling": ruling, "api": ruling.as_api() if ruling else None, "field_errors": field_errors}
     template = "gameplay/referee_result.html" if getattr(request, "htmx", False) else "gameplay/referee.html"
     return render(request, template, context)
