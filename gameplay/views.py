@@ -7,7 +7,6 @@ from config.i18n import core_lang
 from gameplay.forms import RefereeForm
 from gameplay.referee import RequestInvalid, rule_trick
 
-
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
 # The card palette: one row per suit (red suits marked), then the jokers.
