@@ -102,17 +102,13 @@ class ThrowCheck:
 
 
 def component_beaten(ctx: Context, comp: Component, counts: Counts) -> bool:
-    """Whether a hand holds, in the component's suit, a same-shape combination strictly higher.
-
-    With ``throw_single_threat="unpaired"`` (default) a higher card held as a pair threatens pairs,
-    not singles: this reconciles RULES §4's rule (fewest cards forced) with its seed 003 example
-    (someone holding QQ against 98844 forces 44)."""
+    """Whether a hand holds, in the component's suit, a same-shape combination strictly higher
+    (RULES §4): for a single any higher card, also one held as part of a pair or tractor; for a
+    pair (triple) a higher pair (triple); for a tractor a higher tractor at least as long."""
     st = ctx.strength
     w = comp.width
     codes = [c for c in ctx.suit_codes[comp.suit] if counts[c] >= w]
     if comp.length == 1:
-        if w == 1 and ctx.rules.throw_single_threat == "unpaired":
-            return any(st[c] > comp.top and counts[c] == 1 for c in codes)
         return any(st[c] > comp.top for c in codes)
     top = highest_tractor_top(ctx, codes, comp.length)
     return top is not None and top > comp.top
@@ -121,10 +117,11 @@ def component_beaten(ctx: Context, comp: Component, counts: Counts) -> bool:
 def throw_check(ctx: Context, combo: Combo, hands: Mapping[int, Counts], leader: int) -> ThrowCheck:
     """Check a throw against every other seat's hand (partners included).
 
-    On failure the forced component follows ``rules.throw_forced``: the failing component with the
-    fewest cards, the lowest of those, first in suit order ♦ ♣ ♥ ♠ ("fewest_cards"), or the lowest
-    failing component ("lowest_card"). ``beaten_by`` is the first seat after the leader, in play
-    order, that can beat the forced component.
+    On failure the forced component follows ``rules.throw_forced``: by default ("lowest_card") the
+    lowest failing component — its highest card lowest, then fewer cards, then first in suit order
+    ♦ ♣ ♥ ♠ (RULES §4; seed 003 "必须出欲联出的牌中的最小牌"); with "fewest_cards" the failing
+    component with the fewest cards, the lowest of those. ``beaten_by`` is the first seat after the
+    leader, in play order, that can beat the forced component.
     """
     if not combo.is_throw:
         return ThrowCheck(False, None, None, (), {}, 0, 0)

@@ -163,6 +163,14 @@ class Context:
         self.suit_codes = [[c for t in tiers[es] for c in sorted(t)] for es in range(5)]
         # adjacency (tractors): consecutive tiers, with the variant's exceptions
         adj: list[list[int]] = [[] for _ in range(NCODES)]
+
+        def chaodi_group(c: int) -> int:
+            """chaodi trump chains stop between jokers, level cards, 2s and the trump suit's ranks."""
+            if c >= 52:
+                return 3
+            r = code_rank(c)
+            return 2 if r == L else 1 if r == 2 else 0
+
         for es in range(5):
             ts = tiers[es]
             for i in range(len(ts) - 1):
@@ -170,6 +178,8 @@ class Context:
                     if v == "red-five" and i + 1 > plain_trump_top:
                         continue
                     if v == "yongzhou-300" and T is None and not (ts[i] == [LJ] and ts[i + 1] == [BJ]):
+                        continue
+                    if v == "chaodi" and chaodi_group(ts[i][0]) != chaodi_group(ts[i + 1][0]):
                         continue
                 for a in ts[i]:
                     adj[a].extend(ts[i + 1])

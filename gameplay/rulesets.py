@@ -52,21 +52,13 @@ OPTION_SPECS: dict[str, OptionSpec] = {
         ),
         OptionSpec(
             "throw_forced", "choice",
-            {"tractor": "fewest_cards", "chaodi": "fewest_cards", "red-five": "fewest_cards",
-             "yongzhou-300": "fewest_cards"},
-            choices=("fewest_cards", "lowest_card"),
-            help_en="Which failing component a failed throw forces: the one with the fewest cards "
-                    "(then the lowest), or the lowest one whatever its size.",
-            help_zh="甩牌失败时必须出哪一个失败的牌型：张数最少者（同张数取最小），或不论张数取最小者。",
-        ),
-        OptionSpec(
-            "throw_single_threat", "choice",
-            {"tractor": "unpaired", "chaodi": "unpaired", "red-five": "unpaired", "yongzhou-300": "unpaired"},
-            choices=("unpaired", "any"),
-            help_en="Which higher cards make a thrown single fail: only higher cards another player does "
-                    "not hold as a pair (a held pair is a pair threat — RULES §4's example: QQ forces 44), "
-                    "or any higher card.",
-            help_zh="哪些大牌使甩出的单张失败：只算别家不成对的大牌（成对的大牌算对子威胁，如规则 §4 例：有 QQ 则出 44），或任何大牌。",
+            {"tractor": "lowest_card", "chaodi": "lowest_card", "red-five": "lowest_card",
+             "yongzhou-300": "lowest_card"},
+            choices=("lowest_card", "fewest_cards"),
+            help_en="Which failing component a failed throw forces: the lowest one (its highest card lowest, "
+                    "then fewer cards, then ♦ ♣ ♥ ♠), or the one with the fewest cards (then the lowest).",
+            help_zh="甩牌失败时必须出哪一个失败的牌型：最小者（最大一张牌最小，其次张数少，再按 ♦ ♣ ♥ ♠），"
+                    "或张数最少者（同张数取最小）。",
         ),
         OptionSpec(
             "throw_penalty", "points",
@@ -143,7 +135,6 @@ class RuleSet:
     options: Mapping[str, Any] = field(repr=False, hash=False)
     throw_allowed: bool
     throw_forced: str
-    throw_single_threat: str
     throw_penalty: int
     wrap_k3_at_ace: bool
     must_beat_on_points: bool
@@ -251,7 +242,6 @@ def ruleset(variant: str, options: Mapping[str, Any] | None = None, *,
     return RuleSet(
         variant=variant, decks=decks, players=players, options=dict(resolved),
         throw_allowed=resolved["throw_allowed"], throw_forced=resolved["throw_forced"],
-        throw_single_threat=resolved["throw_single_threat"],
         throw_penalty=resolved["throw_penalty"], wrap_k3_at_ace=resolved.get("wrap_k3_at_ace", False),
         must_beat_on_points=resolved["must_beat_on_points"],
         must_beat_strength=resolved["must_beat_strength"],

@@ -73,13 +73,48 @@ def test_chaodi_skips_level_and_wraps_k3_at_ace() -> None:
     assert shape(make_ctx("tractor", "A", "H"), "SK SK S2 S2") == "throw"  # tractor: no wrap
 
 
-def test_chaodi_trump_chains() -> None:
-    """Seed 001: BJ pair + LJ pair; 主2 pair + 副2 pair (♥2♥2♠2♠2)."""
+def test_chaodi_trump_chains_stop_between_jokers_levels_twos_and_the_trump_suit() -> None:
+    """RULES §3 / seed 001 "王拖和2拖就只有两对": BJ BJ LJ LJ; 主级 pair + 副级 pair; 主2 pair + 副2 pair;
+    the trump suit's own ranks chain among themselves; nothing crosses from one group to the next."""
     ctx = make_ctx("chaodi", "5", "H")
     assert shape(ctx, "BJ BJ LJ LJ") == "tractor"
-    assert shape(ctx, "H2 H2 S2 S2") == "tractor"
-    assert shape(ctx, "S5 S5 H2 H2") == "tractor"  # 副级 pair above 主2 pair
-    assert shape(ctx, "S2 S2 HA HA") == "tractor"  # 副2 just above trump A
+    assert shape(ctx, "H5 H5 S5 S5") == "tractor"  # 级牌拖
+    assert shape(ctx, "H2 H2 S2 S2") == "tractor"  # 2拖
+    assert shape(ctx, "HA HA HK HK") == "tractor"
+    assert shape(ctx, "H6 H6 H4 H4") == "tractor"  # the level 5 is skipped
+    assert shape(ctx, "HA HA H2 H2") == "throw"  # 2 is not part of the trump suit's chain
+    assert shape(ctx, "LJ LJ H5 H5") == "throw"
+    assert shape(ctx, "C2 C2 HA HA") == "throw"
+    assert shape(ctx, "S5 S5 H2 H2") == "throw"
+    assert parts(ctx, "BJ BJ LJ LJ H5 H5") == ["BJ BJ LJ LJ", "H5 H5"]  # and no longer
+    assert parts(ctx, "H5 H5 S5 S5 H2 H2 C2 C2") == ["H5 H5 S5 S5", "H2 H2 C2 C2"]
+
+
+def test_chaodi_at_ace_trump_suit_wraps_but_does_not_reach_the_twos() -> None:
+    ctx = make_ctx("chaodi", "A", "H")
+    assert shape(ctx, "HK HK H3 H3") == "tractor"
+    assert shape(ctx, "S2 S2 HK HK") == "throw"
+
+
+def test_chaodi_no_trump_level_and_twos_do_not_chain() -> None:
+    ctx = make_ctx("chaodi", "A", None)
+    assert shape(ctx, "BJ BJ LJ LJ") == "tractor"
+    assert shape(ctx, "LJ LJ SA SA") == "throw"
+    assert shape(ctx, "SA SA S2 S2") == "throw"
+
+
+def test_tractor_variant_trump_chain_still_runs_through_jokers_and_levels() -> None:
+    """`tractor` is unchanged: LJ LJ + T-10 T-10, T-10 T-10 + ♣10♣10, ♣10♣10 + T-A T-A at level 10."""
+    ctx = make_ctx("tractor", "10", "H")
+    assert shape(ctx, "BJ BJ LJ LJ H10 H10 C10 C10 HA HA") == "tractor"
+
+
+def test_chaodi_largest_component_for_the_kitty_multiplier() -> None:
+    """The finished hand passes the largest component of the last winning play (``decompose``):
+    `BJ BJ LJ LJ 主级 主级` is a 2-pair tractor plus a pair, 4 cards (×4 in chaodi), not 6."""
+    ctx = make_ctx("chaodi", "5", "H")
+    assert max(c.size for c in decompose(ctx, cards("BJ BJ LJ LJ H5 H5"))) == 4
+    assert max(c.size for c in decompose(ctx, cards("HA HA HK HK HQ HQ"))) == 6
 
 
 def test_red_five_tractors() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gameplay.cards import format_cards
 from gameplay.errors import IllegalPlay, InvalidCards
 from gameplay.legality import (
     check_follow,
@@ -15,6 +16,7 @@ from gameplay.legality import (
     legal_leads,
     throw_check,
 )
+from gameplay.tricks import Trick
 
 from .helpers import cards, hand, lead, make_ctx, plays_text
 
@@ -119,6 +121,20 @@ def test_throw_follow_component_by_component_largest_first() -> None:
     assert plays_text(ctx, legal_follows(ctx, h2, lc2)) == {"S8 S8 S7 S7 S6 S6 S5 S5"}
 
 
+def test_chaodi_trump_tractor_follow_only_within_one_group() -> None:
+    """Lead 2拖 `H2 H2 S2 S2` (level 5, ♥ trump): LJ LJ + H5 H5 is no tractor, so any two of the three
+    pairs follow; 级牌拖 `H5 H5 C5 C5` is a tractor and must be played."""
+    ctx = make_ctx("chaodi", "5", "H")
+    lc = lead(ctx, "H2 H2 S2 S2")
+    assert lc.shape == "tractor"
+    got = plays_text(ctx, legal_follows(ctx, hand("LJ LJ H5 H5 HA HA S3"), lc))
+    assert got == {"LJ LJ H5 H5", "LJ LJ HA HA", "H5 H5 HA HA"}
+    assert plays_text(ctx, legal_follows(ctx, hand("H5 H5 C5 C5 HA HA S3"), lc)) == {"H5 H5 C5 C5"}
+    # a three-pair lead across groups is a throw: a 2-pair tractor and a pair
+    lt = lead(ctx, "BJ BJ LJ LJ H5 H5")
+    assert lt.shape == "throw" and lt.requirements() == ((2, 2), (2, 1))
+
+
 def test_three_decks_triple_lead_triple_else_pair() -> None:
     """3 decks: a triple lead → a triple if held, else a pair if held."""
     ctx = make_ctx("red-five", trump="S", decks=3)
@@ -168,6 +184,56 @@ def test_beaten_by_is_first_seat_in_play_order_after_the_leader() -> None:
     ctx = make_ctx("tractor", "2", "H")
     tc = throw_check(ctx, lead(ctx, "SK SQ"), {0: hand("SA"), 1: hand("S4"), 3: hand("SA")}, leader=2)
     assert tc.beaten_by == 3
+
+
+def test_thrown_single_fails_against_a_higher_card_held_in_a_pair() -> None:
+    """RULES §4: a higher single is any higher card, also one its holder has as part of a pair."""
+    ctx = make_ctx("tractor", "2", "H")
+    tc = throw_check(ctx, lead(ctx, "SK SQ"), {1: hand("SA SA"), 2: hand("S4"), 3: hand("C4")}, 0)
+    assert tc.failed and format_cards(tc.forced.codes) == "SQ" and tc.beaten_by == 1
+    assert sorted(str(c) for c in tc.failing) == ["SK", "SQ"]
+
+
+def test_thrown_single_fails_against_a_higher_card_held_in_a_tractor() -> None:
+    ctx = make_ctx("tractor", "2", "H")
+    tc = throw_check(ctx, lead(ctx, "SA SA S9"), {1: hand("S4"), 2: hand("SJ SJ S10 S10"), 3: hand("C4")}, 0)
+    assert tc.failed and format_cards(tc.forced.codes) == "S9" and tc.beaten_by == 2
+
+
+def test_KK9_against_JJ_fails_forces_the_9_and_the_trick_counts_only_the_9() -> None:
+    """`SK SK S9` with `SJ SJ` out used to stand and score the two Ks; the 9 fails and is played alone."""
+    ctx = make_ctx("tractor", "2", "H", options={"throw_penalty": 10})
+    hands = {0: hand("SK SK S9"), 1: hand("SJ SJ S3"), 2: hand("H3 H4 H5"), 3: hand("S5 S6 S7")}
+    tc = throw_check(ctx, lead(ctx, "SK SK S9"), {s: h for s, h in hands.items() if s}, 0)
+    assert tc.failed and [str(c) for c in tc.failing] == ["S9"] and tc.beaten_by == 1
+    assert tc.returned == 2 and tc.penalty == 20
+    trick = Trick(ctx, leader=0)
+    ev = trick.play(0, hands[0], cards("SK SK S9"), hands=hands)
+    assert ev.forced == tuple(cards("S9")) and ev.penalty == 20
+    assert not trick.can_play(1, hands[1], cards("SJ SJ S3"))  # followers answer the single 9
+    for seat, play in ((1, "SJ"), (2, "H3"), (3, "S5")):
+        trick.play(seat, hands[seat], cards(play))
+    assert trick.winner_seat() == 2 and trick.points() == 5
+
+
+def test_failed_throw_forces_the_lowest_component_not_the_fewest_cards() -> None:
+    """Default: the failing component whose highest card is lowest (44 below the K)."""
+    ctx = make_ctx("tractor", "2", "H")
+    others = {1: hand("SA C3"), 2: hand("S5 S5"), 3: hand("C4")}
+    tc = throw_check(ctx, lead(ctx, "SK S4 S4"), others, 0)
+    assert format_cards(tc.forced.codes) == "S4 S4" and tc.beaten_by == 2 and tc.returned == 1
+    few = make_ctx("tractor", "2", "H", options={"throw_forced": "fewest_cards"})
+    tc = throw_check(few, lead(few, "SK S4 S4"), others, 0)
+    assert format_cards(tc.forced.codes) == "SK" and tc.beaten_by == 1 and tc.returned == 2
+
+
+def test_failed_throw_ties_fewer_cards_then_suit_order() -> None:
+    """Equal highest cards (副级 10s at level 10): fewer cards first, then ♦ ♣ ♥ ♠."""
+    ctx = make_ctx("tractor", "10", "H")
+    tc = throw_check(ctx, lead(ctx, "S10 S10 C10"), {1: hand("H10 H10"), 2: hand("S4"), 3: hand("C4")}, 0)
+    assert sorted(str(c) for c in tc.failing) == ["C10", "S10 S10"] and format_cards(tc.forced.codes) == "C10"
+    tc = throw_check(ctx, lead(ctx, "S10 C10 D10"), {1: hand("H10"), 2: hand("S4"), 3: hand("C4")}, 0)
+    assert len(tc.failing) == 3 and format_cards(tc.forced.codes) == "D10"
 
 
 def test_must_beat_and_no_gifting_are_off_outside_yongzhou() -> None:

@@ -50,6 +50,7 @@ def test_rulesets_are_frozen_and_equal_by_value() -> None:
      ("tractor", {"throw_penalty": True}, "throw_penalty"),
      ("tractor", {"throw_allowed": "yes"}, "throw_allowed"),
      ("chaodi", {"throw_forced": "biggest"}, "throw_forced"),
+     ("tractor", {"throw_single_threat": "any"}, "throw_single_threat"),
      ("red-five", {"wrap_k3_at_ace": True}, "wrap_k3_at_ace"),
      ("tractor", {"undecided_trump": "S"}, "undecided_trump"),
      ("nope", {}, "variant")],
@@ -75,4 +76,13 @@ def test_every_option_is_named_and_documented() -> None:
 def test_options_override_defaults() -> None:
     assert ruleset("red-five", {"throw_allowed": True}).throw_allowed
     assert ruleset("yongzhou-300", {"must_beat_strength": "any"}).must_beat_strength == "any"
-    assert ruleset("tractor", {"throw_forced": "lowest_card"}).throw_forced == "lowest_card"
+    assert ruleset("tractor", {"throw_forced": "fewest_cards"}).throw_forced == "fewest_cards"
+
+
+def test_failed_throw_forces_the_lowest_component_by_default() -> None:
+    """RULES §4: the default is the lowest failing component; ``fewest_cards`` is the option."""
+    for v in VARIANTS:
+        assert ruleset(v).throw_forced == "lowest_card"
+    assert OPTION_SPECS["throw_forced"].choices == ("lowest_card", "fewest_cards")
+    assert "throw_single_threat" not in ENGINE_OPTIONS
+    assert not hasattr(ruleset("tractor"), "throw_single_threat")

@@ -40,30 +40,27 @@ def test_seed003_throw_98844_forced_44_when_someone_holds_55() -> None:
 
 
 def test_seed003_throw_98844_forced_44_when_someone_holds_QQ() -> None:
-    """若其余某家有此花色的 QQ … 首家必须出 44 (RULES §4's own example). QQ is a pair threat: it beats
-    88 and 44, and (default ``throw_single_threat="unpaired"``) a held pair does not also count as a
-    single threat, so the fewest-cards rule picks between the pairs: the lower, 44."""
+    """若其余某家有此花色的 QQ … 首家必须出 44. A Q is a higher single, also inside a held pair (RULES §4),
+    so the 9, 88 and 44 all fail; the lowest failing component is forced: 44."""
     tc = _throw(make_ctx("tractor", "10", "H"), "S9 S8 S8 S4 S4", {1: "C2", 2: "D3", 3: "SQ SQ"})
-    assert tc.failed and [str(c) for c in tc.failing] == ["S8 S8", "S4 S4"]
-    assert format_cards(tc.forced.codes) == "S4 S4" and tc.beaten_by == 3
-    # Counting every higher card as a single threat, the Q beats the 9 too and fewest cards forces the 9;
-    # the seed's "lowest" reading forces 44 either way.
-    anyq = make_ctx("tractor", "10", "H", options={"throw_single_threat": "any"})
-    tc = _throw(anyq, "S9 S8 S8 S4 S4", {1: "C2", 2: "D3", 3: "SQ SQ"})
-    assert [str(c) for c in tc.failing] == ["S8 S8", "S4 S4", "S9"] and format_cards(tc.forced.codes) == "S9"
-    low = make_ctx("tractor", "10", "H", options={"throw_forced": "lowest_card", "throw_single_threat": "any"})
-    tc = _throw(low, "S9 S8 S8 S4 S4", {1: "C2", 2: "D3", 3: "SQ SQ"})
-    assert format_cards(tc.forced.codes) == "S4 S4" and tc.beaten_by == 3
+    assert tc.failed and sorted(str(c) for c in tc.failing) == ["S4 S4", "S8 S8", "S9"]
+    assert format_cards(tc.forced.codes) == "S4 S4" and tc.beaten_by == 3 and tc.returned == 3
 
 
-def test_seed003_throw_98844_J_and_QQ_force_the_fewest_cards_the_9() -> None:
-    """An unpaired J beats the single 9 and QQ beats both pairs: fewest cards forces the 9."""
-    ctx = make_ctx("tractor", "10", "H")
-    tc = _throw(ctx, "S9 S8 S8 S4 S4", {1: "SQ SQ", 2: "SJ", 3: "D2"})
-    assert format_cards(tc.forced.codes) == "S9"
-    low = make_ctx("tractor", "10", "H", options={"throw_forced": "lowest_card"})
-    tc2 = _throw(low, "S9 S8 S8 S4 S4", {1: "SQ SQ", 2: "SJ", 3: "D2"})
-    assert format_cards(tc2.forced.codes) == "S4 S4"
+def test_seed003_throw_98844_QQ_out_option_fewest_cards_forces_the_9() -> None:
+    """Option ``throw_forced="fewest_cards"``: of the failing 9, 88 and 44 the fewest cards, the 9."""
+    ctx = make_ctx("tractor", "10", "H", options={"throw_forced": "fewest_cards"})
+    tc = _throw(ctx, "S9 S8 S8 S4 S4", {1: "C2", 2: "D3", 3: "SQ SQ"})
+    assert format_cards(tc.forced.codes) == "S9" and tc.beaten_by == 3
+
+
+def test_seed003_throw_98844_J_and_QQ_out_force_the_lowest_44() -> None:
+    """A J beats the 9, QQ beats everything: the lowest failing component is 44 (fewest_cards: the 9)."""
+    tc = _throw(make_ctx("tractor", "10", "H"), "S9 S8 S8 S4 S4", {1: "SQ SQ", 2: "SJ", 3: "D2"})
+    assert format_cards(tc.forced.codes) == "S4 S4" and tc.beaten_by == 1
+    few = make_ctx("tractor", "10", "H", options={"throw_forced": "fewest_cards"})
+    tc2 = _throw(few, "S9 S8 S8 S4 S4", {1: "SQ SQ", 2: "SJ", 3: "D2"})
+    assert format_cards(tc2.forced.codes) == "S9" and tc2.beaten_by == 1
 
 
 @pytest.mark.parametrize("text", ["SA SA SK", "SA SK SK", "SA SQ SQ SJ SJ"])

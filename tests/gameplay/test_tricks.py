@@ -95,3 +95,16 @@ def test_three_decks_triple_covered_by_triple() -> None:
     lc = lead(ctx, "C9 C9 C9")
     plays = [cards("C9 C9 C9"), cards("SA SA SK"), cards("S4 S4 S4"), cards("CA CA CA")]
     assert trick_winner(ctx, lc, plays) == 2
+
+
+def test_chaodi_ruff_needs_a_tractor_within_one_trump_group() -> None:
+    """Seed 001: a side tractor is killed only by a trump tractor of as many pairs; `LJ LJ H5 H5`
+    (joker + level) is two pairs, `H5 H5 C5 C5` (级牌拖) and `H2 H2 D2 D2` (2拖) are tractors."""
+    ctx = make_ctx("chaodi", "5", "H")
+    lc = lead(ctx, "SQ SQ SJ SJ")
+    assert play_key(ctx, lc, cards("LJ LJ H5 H5")) is None
+    assert trick_winner(ctx, lc, [cards("SQ SQ SJ SJ"), cards("LJ LJ H5 H5"), cards("H2 H2 D2 D2")]) == 2
+    assert trick_winner(ctx, lc, [cards("SQ SQ SJ SJ"), cards("H2 H2 D2 D2"), cards("H5 H5 C5 C5")]) == 2
+    assert trick_winner(ctx, lc, [cards("SQ SQ SJ SJ"), cards("C2 C2 HA HA")]) == 0
+    big = lead(ctx, "SQ SQ SJ SJ S10 S10")
+    assert play_key(ctx, big, cards("BJ BJ LJ LJ H5 H5")) is None  # 三连对 cannot be killed this way

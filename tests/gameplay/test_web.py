@@ -20,10 +20,11 @@ def post(body: object, **headers: str):
     return APIClient().post("/api/v1/referee/trick", body, format="json", **headers)
 
 
-def test_failed_throw_forces_the_single_and_names_the_seat_that_stops_it() -> None:
+def test_failed_throw_forces_the_lowest_component_and_names_the_seat_that_stops_it() -> None:
+    # seat 1's J beats the 9; seat 3's A and KK beat the 9, 88 and 44: the lowest failing part, 44
     data = post({**THROW, "plays": ["S9 S8 S8 S4 S4"]}).json()
     assert data["lead"] == {"shape": "throw", "components": ["S9", "S8 S8", "S4 S4"], "throw_failed": True,
-                            "forced": "S9", "beaten_by": 1}
+                            "forced": "S4 S4", "beaten_by": 3}
     assert data["plays"] == [{"seat": 0, "cards": "S9 S8 S8 S4 S4", "legal": True, "reason": None}]
     assert data["winner"] is None
 
