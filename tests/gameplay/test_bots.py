@@ -103,3 +103,26 @@ def test_random_bot_is_uniform_enough_over_follows() -> None:
     assert names == ["random"] * 4
     play_out(hand, bots)
     assert hand.finished
+
+
+def _safe(variant: str, level: str, trump: str, comp: str, unseen: str) -> bool:
+    """Whether the heuristic bot counts the component ``comp`` a sure part of a throw, given what is unseen."""
+    from gameplay.cards import parse_cards, to_counts
+    from gameplay.combos import decompose
+
+    from .helpers import make_ctx
+
+    ctx = make_ctx(variant, level, trump)
+    (c,) = decompose(ctx, parse_cards(comp))
+    bot = HeuristicBot(random.Random(0))
+    return bot._safe(ctx, c.top, c.width, c.length, c.suit, to_counts(parse_cards(unseen)))
+
+
+def test_heuristic_throw_safety_follows_the_throw_rule() -> None:
+    """RULES §4: any unseen higher card threatens a single, also one that may be held as a pair; pairs
+    fear higher pairs; chaodi: `LJ LJ 主级 主级` is no tractor, so it cannot beat a 2拖."""
+    assert not _safe("tractor", "2", "H", "SK", "SA SA")
+    assert not _safe("tractor", "2", "H", "SK SK", "SA SA")
+    assert _safe("tractor", "2", "H", "SK SK", "SA SQ SQ")
+    assert _safe("chaodi", "5", "H", "H2 H2 S2 S2", "LJ LJ H5 H5 HA")
+    assert not _safe("chaodi", "5", "H", "H2 H2 S2 S2", "H5 H5 C5 C5")
