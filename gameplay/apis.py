@@ -31,7 +31,10 @@ class RefereeTrickInput(serializers.Serializer):
     decks = serializers.ChoiceField(choices=[2, 3], required=False, help_text="red-five only (default 2)")
     level = serializers.ChoiceField(choices=LEVELS, required=False, help_text="tractor and chaodi only")
     trump = serializers.ChoiceField(choices=["S", "H", "C", "D"], allow_null=True, help_text="null = no trump")
-    hands = serializers.DictField(child=serializers.CharField(allow_blank=True), help_text="seat → cards before the trick")
+    hands = serializers.DictField(
+        child=serializers.CharField(allow_blank=True),
+        help_text="seat → the cards it holds that matter (e.g. the led suit's); partial holdings are fine, a seat "
+                  "left out or empty shows none, and each seat's cards are taken as all it holds")
     leader = serializers.IntegerField(min_value=0, max_value=3)
     plays = serializers.ListField(child=serializers.CharField(), min_length=1, max_length=4)
 
@@ -56,20 +59,27 @@ class RefereeTrickOutput(serializers.Serializer):
     plays = PlayOutput(many=True)
     winner = serializers.IntegerField(allow_null=True)
     points = serializers.IntegerField()
+    explanation = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The ruling in sentences, with what it assumed about partial holdings (a seat showing no "
+                  "spades is treated as void in spades)")
 
 
 EXAMPLE = {
     "variant": "tractor",
     "level": "2",
     "trump": "H",
-    "hands": {"0": "S9 S8 S8 S4 S4", "1": "S10 S7 S6 S3 C3", "2": "SA SK SK SQ SQ", "3": "H3 H3 H9 C4 C5"},
+    "hands": {"0": "S9 S8 S8 S4 S4", "1": "S10 S7 S6 S3", "2": "SA SK SK SQ SQ", "3": ""},
     "leader": 0,
     "plays": ["S9 S8 S8 S4 S4"],
 }
 
 
 class RefereeTrickApi(APIView):
-    """Rule on one trick: the lead's shape, whether a throw fails, each play's legality, the winner."""
+    """Rule on one trick: the lead's shape, whether a throw fails, each play's legality, the winner.
+
+    Holdings may be partial: each seat's cards are taken as all it holds, and ``explanation`` says so.
+    """
 
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []
@@ -78,7 +88,7 @@ class RefereeTrickApi(APIView):
         operation_id="referee_trick",
         request=RefereeTrickInput,
         responses={200: RefereeTrickOutput, 400: ErrorSerializer},
-        examples=[OpenApiExample("A throw of spades", value=EXAMPLE, request_only=True)],
+        examples=[OpenApiExample("A throw of spades, only the spades entered", value=EXAMPLE, request_only=True)],
         tags=["referee"],
     )
     def post(self, request: Request) -> Response:
@@ -86,4 +96,4 @@ class RefereeTrickApi(APIView):
             ruling = rule_trick(request.data, lang=core_lang())  # type: ignore[arg-type]  # refused if not a mapping
         except RequestInvalid as exc:
             return invalid_input(exc.field_errors)
-        return Response(ruling.as_api())
+        return Response(ruling.as_api(explain=True))

@@ -1,4 +1,7 @@
-"""The referee page's form: one trick as a tournament director would write it down."""
+"""The referee page's form: one trick as a tournament director would write it down.
+
+Holdings are the cards that matter (say, the led suit's); a seat left empty shows none.
+"""
 
 from typing import Any
 
@@ -31,7 +34,7 @@ class RefereeForm(forms.Form):
         super().__init__(*args, **kwargs)
         for seat in range(SEATS):
             self.fields[f"hand_{seat}"] = forms.CharField(
-                label=_("Seat %(seat)s: cards before the trick") % {"seat": seat},
+                label=_("Seat %(seat)s: cards held (only those that matter)") % {"seat": seat},
                 required=False,
                 widget=forms.Textarea(attrs={"rows": 2, "placeholder": "S9 S8 S8 S4 S4", "autocapitalize": "characters",
                                              "data-cards": "", "data-label": _("Seat %(seat)s") % {"seat": seat}}),

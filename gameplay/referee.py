@@ -4,6 +4,12 @@
 whose :meth:`TrickRuling.as_api` is the exact answer body. Malformed or impossible input raises
 :class:`RequestInvalid` with messages per JSON path ("variant", "hands.1", "plays.2" …).
 
+Holdings may be partial — a director types the cards that matter (say, the led suit's), not whole
+hands: seats may show different numbers of cards, none at all, or be left out. Each seat's cards are
+taken as all it holds, and the explanation says what that assumes ("seat 3 shows no spades, so it is
+treated as void in spades"). Plays must still be held, copies may not exceed the decks, and no seat
+may show more than a hand's cards.
+
 A ``level`` is required for tractor and chaodi; for red-five and yongzhou-300 it must be absent
 or null (a value is refused, so that a mistaken variant is noticed).
 
@@ -53,9 +59,13 @@ class TrickRuling:
     explanation: list[str] = field(default_factory=list)
     penalty: int = 0
 
-    def as_api(self) -> dict[str, Any]:
-        return {"lead": dict(self.lead), "plays": [dict(p) for p in self.plays], "winner": self.winner,
-                "points": self.points}
+    def as_api(self, *, explain: bool = False) -> dict[str, Any]:
+        """The ruling's figures; with ``explain`` also ``"explanation"`` (the HTTP API sends it)."""
+        out: dict[str, Any] = {"lead": dict(self.lead), "plays": [dict(p) for p in self.plays],
+                               "winner": self.winner, "points": self.points}
+        if explain:
+            out["explanation"] = list(self.explanation)
+        return out
 
 
 def _t(lang: str, en: str, zh: str) -> str:
@@ -117,8 +127,8 @@ def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict
     raw_hands = payload.get("hands")
     hands: dict[int, list[int]] = {}
     if not isinstance(raw_hands, Mapping):
-        errs.add("hands", f"“hands” must map every seat 0–{n - 1} to its cards.",
-                 f"“hands”必须给出每个座位（0–{n - 1}）的手牌。")
+        errs.add("hands", f"“hands” must map seats 0–{n - 1} to the cards they hold (only those that matter).",
+                 f"“hands”必须把座位（0–{n - 1}）对应到其手中的牌（只需相关的牌）。")
         errs.raise_if_any()
         raise AssertionError
     for key, text in raw_hands.items():
@@ -140,24 +150,14 @@ def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict
             errs.add(path, f"{names} is not in the {rules.variant} deck.", f"{names} 不在 {rules.variant} 的牌中。")
             continue
         hands[int(key)] = codes
-    for seat in range(n):
-        if str(seat) not in {str(k) for k in raw_hands}:
-            errs.add(f"hands.{seat}", f"Seat {seat}'s cards are missing.", f"缺少 {seat} 号座位的手牌。")
     errs.raise_if_any()
-    sizes = {len(h) for h in hands.values()}
-    if len(sizes) > 1:
-        common = max(sizes, key=lambda s: sum(1 for h in hands.values() if len(h) == s))
-        for seat, h in sorted(hands.items()):
-            if len(h) != common:
-                errs.add(f"hands.{seat}", f"Seat {seat} has {len(h)} cards but the others have {common}: before a trick "
-                         "every seat holds the same number.",
-                         f"{seat}号座位有{len(h)}张牌，而其他座位有{common}张：每轮出牌前各家张数必须相同。")
+    # Holdings may be partial: a seat absent or empty shows no cards, and seats may show different numbers.
+    for seat in range(n):
+        hands.setdefault(seat, [])
     for seat, h in sorted(hands.items()):
         if len(h) > rules.hand_size:
             errs.add(f"hands.{seat}", f"Seat {seat} has {len(h)} cards; a hand of {rules.variant} has at most "
                      f"{rules.hand_size}.", f"{seat}号座位有{len(h)}张牌；{rules.variant} 每手最多{rules.hand_size}张。")
-        if not h:
-            errs.add(f"hands.{seat}", f"Seat {seat} has no cards.", f"{seat}号座位没有牌。")
     total = to_counts(c for h in hands.values() for c in h)
     over = [c for c in range(54) if total[c] > rules.decks]
     if over:
@@ -227,6 +227,42 @@ def _context_text(ctx: Context, lang: str) -> str:
               f"规则：{variant}{extra_zh}{level_zh}，{trump_zh}。")
 
 
+def _assumptions(ctx: Context, hands: Mapping[int, list[int]], leader: int, lead: Combo, lang: str) -> list[str]:
+    """What the ruling assumes about holdings entered in part: each seat's cards are all it has.
+
+    A seat that shows no card of the led suit is treated as void in it (always said: the ruling
+    depends on it). When the seats show different numbers of cards (or none), the hands are partial
+    and every other seat's cards of the led suit are taken as all it has; with 见分必打, a seat short of
+    a side suit that shows no trumps is treated as having none to ruff with.
+    """
+    n = ctx.rules.players
+    s = lead.suit
+    sname = suit_name(s, lang)
+    sizes = [len(hands[seat]) for seat in range(n)]
+    partial = len(set(sizes)) > 1 or 0 in sizes
+    out: list[str] = []
+    if partial:
+        listed_en = ", ".join(f"seat {seat}: {size}" for seat, size in enumerate(sizes))
+        listed_zh = "，".join(f"{seat}号{size}张" for seat, size in enumerate(sizes))
+        out.append(_t(lang, f"Partial hands ({listed_en} cards entered): each seat's cards are taken as all it holds.",
+                      f"手牌不全（输入了{listed_zh}）：每个座位输入的牌视为其全部手牌。"))
+    for i in range(1, n):
+        seat = (leader + i) % n
+        mine = [c for c in hands[seat] if ctx.esuit[c] == s]
+        if not mine:
+            out.append(_t(lang, f"Seat {seat} shows no {sname}, so it is treated as void in {sname}.",
+                          f"{seat}号座位没有列出{sname}，因此按{sname}绝门处理。"))
+        elif partial:
+            out.append(_t(lang, f"Seat {seat}'s {sname} as entered ({format_cards(mine)}) are taken as all it has.",
+                          f"{seat}号座位输入的{sname}（{format_cards(mine)}）视为其全部{sname}。"))
+        if partial and ctx.rules.must_beat_on_points and s != TRUMP and len(mine) < len(lead.codes) \
+                and not any(ctx.esuit[c] == TRUMP for c in hands[seat]):
+            out.append(_t(lang, f"Seat {seat} shows no trumps either, so it is treated as having none to ruff with "
+                                "(见分必打).",
+                          f"{seat}号座位也没有列出主牌，按无主牌可毙处理（见分必打）。"))
+    return out
+
+
 def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
     """Rule on one trick described by the referee API's JSON body (see module doc)."""
     lang = norm_lang(lang)
@@ -270,6 +306,7 @@ def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
                    + (": " + ", ".join(lead_info["components"]) if combo.is_throw else "") + ").",
                    f"{leader}号座位首出 {format_cards(lead_play)}（{sname}{shape_words}"
                    + ("：" + "、".join(lead_info["components"]) if combo.is_throw else "") + "）。"))
+    expl.extend(_assumptions(ctx, hands, leader, combo, lang))
     effective_lead = combo
     table_lead = list(lead_play)
     if combo.is_throw:

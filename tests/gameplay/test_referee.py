@@ -117,9 +117,12 @@ def test_illegal_lead_marks_later_plays_unjudged() -> None:
      ({"plays": ["S9 S9"]}, "plays.0"),
      ({"plays": ["S9 ZZ"]}, "plays.0"),
      ({"hands": {**HANDS, "1": "SJ S2 S2 D3 Q9"}}, "hands.1"),
-     ({"hands": {**HANDS, "1": "SJ S2 S2 D3"}}, "hands.1"),
+     ({"hands": {**HANDS, "1": "SJ S2 S2 D3 " + " ".join(["C5"] * 2 + ["C6"] * 2 + ["C7"] * 2 + ["C8"] * 2
+                                                      + ["C9"] * 2 + ["C10"] * 2 + ["CJ"] * 2 + ["CQ"] * 2
+                                                      + ["CK"] * 2 + ["CA"] * 2 + ["D4"])}}, "hands.1"),
      ({"hands": {**HANDS, "2": "S9 S9 H4 H5 H6", "3": "S9 C3 C4 C5 C6"}}, "hands.0"),
-     ({"hands": {k: v for k, v in HANDS.items() if k != "3"}}, "hands.3"),
+     ({"hands": {**HANDS, "2": "S9 ZZ"}}, "hands.2"),
+     ({"hands": {"0": "S9"}, "plays": ["S9", "SJ"]}, "plays.1"),
      ({"hands": {**HANDS, "4": "S3"}}, "hands.4")],
 )
 def test_malformed_requests_are_refused_per_field(change: dict[str, Any], path: str) -> None:
@@ -147,3 +150,68 @@ def test_too_many_copies_in_red_five_three_decks_is_fine_but_not_four() -> None:
     rule_trick({"variant": "red-five", "decks": 3, "trump": "S", "hands": hands, "leader": 0, "plays": ["C9"]})
     with pytest.raises(RequestInvalid):
         rule_trick({"variant": "red-five", "trump": "S", "hands": hands, "leader": 0, "plays": ["C9"]})
+
+
+# Partial holdings: a director types the cards that matter, not whole hands.
+
+def test_partial_holdings_of_different_sizes_are_ruled_and_the_void_is_explained() -> None:
+    hands = {"0": "S9 S8 S8 S4 S4", "1": "SJ", "2": "", "3": "S3 S3 S5 S6"}
+    r = rule_trick(body(hands=hands, plays=["S9 S8 S8 S4 S4", "SJ"]))
+    assert r.as_api()["lead"]["throw_failed"] is True and r.as_api()["lead"]["beaten_by"] == 1
+    assert r.plays[1]["legal"] is True
+    # seat 2 shows nothing: it does not hold D3 (plays must still be held)
+    with pytest.raises(RequestInvalid) as e:
+        rule_trick(body(hands=hands, plays=["S9 S8 S8 S4 S4", "SJ", "D3"]))
+    assert list(e.value.field_errors) == ["plays.2"]
+    r = rule_trick(body(hands=hands, plays=["S9"]))
+    text = " ".join(r.explanation)
+    assert "Seat 2 shows no spades, so it is treated as void in spades." in r.explanation
+    assert "Partial hands" in text and "seat 1: 1" in text and "seat 2: 0" in text
+    assert "Seat 1's spades as entered (SJ) are taken as all it has." in r.explanation
+    zh = rule_trick(body(hands=hands, plays=["S9"]), lang="zh-hans")
+    assert "2号座位没有列出黑桃，因此按黑桃绝门处理。" in zh.explanation
+
+
+def test_a_seat_left_out_holds_nothing_and_cannot_stop_a_throw() -> None:
+    hands = {"0": "SK SK SQ", "1": "S5 S3", "3": "SJ"}
+    r = rule_trick({"variant": "tractor", "level": "2", "trump": "H", "hands": hands, "leader": 0,
+                    "plays": ["SK SK SQ"]})
+    assert r.as_api()["lead"] == {"shape": "throw", "components": ["SK SK", "SQ"], "throw_failed": False,
+                                  "forced": None, "beaten_by": None}
+    assert "Seat 2 shows no spades, so it is treated as void in spades." in r.explanation
+    # the same seat shown with the ace of spades stops the throw's single Q
+    r = rule_trick({"variant": "tractor", "level": "2", "trump": "H", "hands": {**hands, "2": "SA"}, "leader": 0,
+                    "plays": ["SK SK SQ"]})
+    assert r.as_api()["lead"]["forced"] == "SQ" and r.as_api()["lead"]["beaten_by"] == 2
+
+
+def test_partial_follow_is_judged_on_the_cards_shown() -> None:
+    hands = {"0": "SK SK", "1": "S3 H4", "2": "S7 S7 S2", "3": "D9 D9"}
+    r = rule_trick({"variant": "tractor", "level": "5", "trump": "C", "hands": hands, "leader": 0,
+                    "plays": ["SK SK", "S3 H4", "S7 S2", "D9 D9"]})
+    assert [p["legal"] for p in r.plays] == [True, True, False, True]
+    assert "pair" in r.plays[2]["reason"]
+    assert "Seat 3 shows no spades, so it is treated as void in spades." in r.explanation
+    r = rule_trick({"variant": "tractor", "level": "5", "trump": "C", "hands": hands, "leader": 0,
+                    "plays": ["SK SK", "S3 H4", "S7 S7", "D9 D9"]})
+    assert r.winner == 0 and r.points == 20
+
+
+def test_whole_hands_of_equal_size_are_not_called_partial() -> None:
+    r = rule_trick(body(plays=["S9"]))
+    assert not any("Partial" in s for s in r.explanation)
+    assert "Seat 2 shows no spades, so it is treated as void in spades." in r.explanation
+
+
+def test_yongzhou_partial_hand_without_trumps_cannot_be_forced_to_ruff() -> None:
+    hands = {"0": "D5", "1": "C7", "2": "DA D7", "3": "DK"}
+    r = rule_trick({"variant": "yongzhou-300", "trump": "H", "hands": hands, "leader": 0,
+                    "plays": ["D5", "C7", "DA", "DK"]})
+    assert [p["legal"] for p in r.plays] == [True, True, True, True] and r.winner == 2
+    assert "Seat 1 shows no trumps either, so it is treated as having none to ruff with (见分必打)." in r.explanation
+
+
+def test_partial_holdings_keep_the_copy_limit() -> None:
+    with pytest.raises(RequestInvalid) as e:
+        rule_trick(body(hands={"0": "S9 S9", "1": "S9"}, plays=["S9"]))
+    assert set(e.value.field_errors) == {"hands.0", "hands.1"}

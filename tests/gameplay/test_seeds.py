@@ -1,4 +1,4 @@
-"""Every worked example of the four seed texts, as a named test (seeds in ../shared/seeds/)."""
+"""Every worked example of the four seed texts, as a named test (the seeds are named in docs/rules.md)."""
 
 from __future__ import annotations
 

@@ -34,7 +34,8 @@ def test_a_complete_trick_has_a_winner_and_points() -> None:
     data = post(body).json()
     assert [p["legal"] for p in data["plays"]] == [True, True, True, True]
     assert data["winner"] == 3 and data["points"] == 5
-    assert set(data) == {"lead", "plays", "winner", "points"}
+    assert set(data) == {"lead", "plays", "winner", "points", "explanation"}
+    assert data["explanation"][-1].startswith("Seat 3 wins the trick")
 
 
 def test_an_illegal_follow_names_the_rule() -> None:
@@ -101,3 +102,34 @@ def test_referee_page_shows_field_errors(client: Client) -> None:
     html = client.post("/referee/", {"variant": "tractor", "decks": "2", "players": "4", "level": "10", "trump": "H",
                                      "leader": "0", "hand_0": "S99", "play_0": "S99"}).content.decode()
     assert 'role="alert"' in html and "hands.0" in html
+
+
+def test_partial_holdings_through_the_api_say_what_was_assumed() -> None:
+    body = {**THROW, "hands": {"0": "S9 S8 S8 S4 S4", "1": "SJ", "3": "SA SK SK"}, "plays": ["S9", "SJ"]}
+    response = post(body)
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    assert [p["legal"] for p in data["plays"]] == [True, True]
+    assert "Seat 2 shows no spades, so it is treated as void in spades." in data["explanation"]
+    zh = post(body, HTTP_ACCEPT_LANGUAGE="zh-hans").json()["explanation"]
+    assert "2号座位没有列出黑桃，因此按黑桃绝门处理。" in zh
+    # bad notation in a partial holding is still a 400 naming the field
+    bad = post({**body, "hands": {"0": "S9 S8 S8 S4 S4", "2": "S1"}})
+    assert bad.status_code == 400 and set(bad.json()["errors"]) == {"hands.2"}
+
+
+def test_referee_page_asks_only_for_the_cards_that_matter(client: Client) -> None:
+    html = client.get("/referee/").content.decode()
+    assert 'id="referee-partial"' in html and "taken as all it holds" in html
+    assert "every seat's cards" not in html and "cards before the trick" not in html
+    client.cookies["django_language"] = "zh-hans"
+    assert "视为其全部手牌" in client.get("/referee/").content.decode()
+
+
+def test_referee_page_rules_on_partial_holdings(client: Client) -> None:
+    html = client.post("/referee/", {
+        "variant": "tractor", "decks": "2", "players": "4", "level": "10", "trump": "H", "leader": "0",
+        "hand_0": "S9 S8 S8 S4 S4", "hand_1": "SJ", "hand_2": "", "hand_3": "SA SK SK", "play_0": "S9 S8 S8 S4 S4",
+    }).content.decode()
+    assert 'role="alert"' not in html
+    assert "The throw fails" in html and "Seat 2 shows no spades, so it is treated as void in spades." in html
