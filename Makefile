@@ -5,6 +5,9 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# The pure packages (docs/architecture.md), type-checked with the web edge of the cores; the pure
+# tournament formats join when tournaments/formats/ exists.
+TYPED := gameplay scoring $(wildcard tournaments/formats) rules_web
 
 .PHONY: run test install install-dev system-deps system-deps-test lint typecheck ci messages clean
 
@@ -40,11 +43,13 @@ run: install
 test: install-dev
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
+## make lint: ruff, then the import contracts of pyproject.toml (the layers of docs/architecture.md)
 lint: install-dev
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 typecheck: install-dev
-	$(BIN)/mypy gameplay scoring
+	$(BIN)/mypy $(TYPED)
 
 messages: install-dev
 	$(BIN)/python manage.py makemessages -l zh_Hans --ignore=.venv --ignore=staticfiles

@@ -14,8 +14,7 @@ api_v1 = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
-    path("", include("gameplay.api_urls")),
-    path("", include("scoring.api_urls")),
+    path("", include("rules_web.api_urls")),
     path("", include("tournaments.api_urls")),
 ]
 
@@ -27,9 +26,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
-    path("", include("gameplay.urls")),
-    path("", include("gameplay.replay_urls")),
-    path("", include("scoring.urls")),
+    path("", include("rules_web.urls")),
     path("", include("tournaments.urls")),
     path("", include("tournaments.print_urls")),
 ]

@@ -36,8 +36,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_htmx",
     "axes",
-    "gameplay.apps.GameplayConfig",
-    "scoring.apps.ScoringConfig",
+    "rules_web.apps.RulesWebConfig",
     "tournaments.apps.TournamentsConfig",
 ]
 

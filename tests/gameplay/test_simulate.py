@@ -72,10 +72,18 @@ def test_fan_out_through_a_real_worker(celery_worker: Any) -> None:
     text = out.getvalue()
     assert "2 Celery tasks" in text and "8 hands" in text
     local = simulate_hands("red-five", 5, 0, 8, ["heuristic", "random"])
-    from gameplay.tasks import simulate_chunk
+    from rules_web.tasks import simulate_chunk
 
     remote = simulate_chunk.delay("red-five", 5, 8, ["heuristic", "random"]).get(timeout=60)
     assert remote["records"] == json.loads(json.dumps(local))
+
+
+def test_the_simulation_task_keeps_its_registered_name() -> None:
+    """Workers find the task by name: ``gameplay.simulate_chunk`` stays, wherever its module lives."""
+    from config.celery_app import app
+
+    app.loader.import_default_modules()  # Celery's autodiscovery over INSTALLED_APPS
+    assert app.tasks["gameplay.simulate_chunk"].__module__ == "rules_web.tasks"
 
 
 def test_bench_hands_smoke(tmp_path: Path) -> None:

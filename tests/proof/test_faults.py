@@ -261,7 +261,7 @@ def test_simulate_fan_out_with_the_broker_down_reports_it_in_bounded_time(tmp_pa
 
 def test_celery_is_configured_so_a_killed_task_is_redelivered():
     from config.celery_app import app
-    from gameplay.tasks import simulate_chunk
+    from rules_web.tasks import simulate_chunk
     from tournaments.tasks import print_job_task
 
     assert app.conf.task_acks_late is True  # ack after the task ran, not when it was received

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import apis
+from rules_web import calculator_apis as apis
 
 urlpatterns = [
     path("scoring/hand", apis.ScoringHandApi.as_view(), name="api-scoring-hand"),

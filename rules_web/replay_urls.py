@@ -12,7 +12,7 @@ def __getattr__(name: str) -> Any:
     if name == "urlpatterns":
         from django.urls import path
 
-        from gameplay import replay_views
+        from rules_web import replay_views
 
         patterns = [path("replay/", replay_views.replay_page, name="replay")]
         globals()["urlpatterns"] = patterns

@@ -5,7 +5,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from gameplay.forms import LEVEL_CHOICES, VARIANT_CHOICES
+from rules_web.referee_forms import LEVEL_CHOICES, VARIANT_CHOICES
 
 SEAT_CHOICES = [(i, str(i)) for i in range(4)]
 YES_NO = [("", "—"), ("yes", _("yes")), ("no", _("no"))]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import views
+from rules_web import calculator_views as views
 
 urlpatterns = [
     path("calculator/", views.calculator_page, name="calculator"),

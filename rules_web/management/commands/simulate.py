@@ -89,7 +89,7 @@ class Command(BaseCommand):
         from celery import group
 
         from config.health import check_broker
-        from gameplay.tasks import simulate_chunk
+        from rules_web.tasks import simulate_chunk
 
         broker = check_broker()
         if not broker["ok"]:

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from config.api import invalid_input
 from config.i18n import core_lang
-from gameplay.apis import ErrorSerializer
+from rules_web.referee_apis import ErrorSerializer
 from scoring.api import score_hand_request
 from scoring.errors import ScoringInputError
 

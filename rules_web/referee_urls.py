@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from gameplay import views
+from rules_web import referee_views as views
 
 urlpatterns = [
     path("referee/", views.referee_page, name="referee"),

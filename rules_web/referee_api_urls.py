@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from gameplay import apis
+from rules_web import referee_apis as apis
 
 urlpatterns = [
     path("referee/trick", apis.RefereeTrickApi.as_view(), name="api-referee-trick"),

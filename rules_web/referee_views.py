@@ -4,8 +4,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from config.i18n import core_lang
-from gameplay.forms import RefereeForm
 from gameplay.referee import RequestInvalid, rule_trick
+from rules_web.referee_forms import RefereeForm
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]

@@ -4,9 +4,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from config.i18n import core_lang
+from rules_web.calculator_forms import CalculatorForm
 from scoring.api import explain_hand_request
 from scoring.errors import ScoringInputError
-from scoring.forms import CalculatorForm
 
 
 def calculator_page(request: HttpRequest) -> HttpResponse:
