@@ -356,3 +356,25 @@ def test_replay_page_view_model_accepts_a_recorded_hand():
     mine, engine = replay_context(rec.hand), replay_context(h)
     for key in ("tricks", "outcome", "result", "kitty_final", "kitty_points", "dealer", "bid"):
         assert mine[key] == engine[key], key
+
+
+def test_bench_trickentry_reports_the_25th_trick(capsys):
+    from gameplay.bench import main
+
+    assert main(["trickentry"]) == 0
+    out = capsys.readouterr().out
+    assert "check_trick at trick 25 of 25" in out and " ms" in out
+
+
+def test_record_imports_without_django():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import os, sys\nos.environ.pop('DJANGO_SETTINGS_MODULE', None)\nimport gameplay.record\n"
+            "bad = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"
+            "assert not bad, bad\nprint('ok')\n")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)},
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
