@@ -760,9 +760,17 @@ def _rejudge(walk: _Walk, holdings: list[list[list[int]]], entry_flags: list[Iss
     if whole is not None:
         buried_by = walk.facts.buried_by if walk.facts.buried_by is not None else walk.facts.dealer
         kitty = _derived_kitty(walk)
+        chaodi = walk.rules.variant == "chaodi"
+        # chaodi: every overturner takes the kitty and buries anew, so a shown card may have passed
+        # through the kitty to the dealer or a later overturner
+        takers = {walk.facts.dealer, *(s for s, _ in walk.facts.declarations)} if chaodi else set()
         for i, (seat, cards) in enumerate(walk.facts.declarations):
             have = list(whole[seat])
-            if seat == buried_by:
+            for other in takers - {seat, None}:
+                assert other is not None
+                for c in range(NCODES):
+                    have[c] += whole[other][c]
+            if seat == buried_by or chaodi:
                 for c in kitty:
                     have[c] += 1
             lacking = _missing([c for c in range(NCODES) for _ in range(have[c])], cards)
@@ -770,9 +778,9 @@ def _rejudge(walk: _Walk, holdings: list[list[list[int]]], entry_flags: list[Iss
                 flags.append(_flag(
                     "declaration_not_held", seat, (),
                     f"Declaration {i + 1}: seat {seat} showed {format_cards(cards)}, but never played "
-                    f"{format_cards(lacking)}" + (" nor buried it" if seat == buried_by else "") + ".",
+                    f"{format_cards(lacking)}" + (" nor buried it" if seat == buried_by or chaodi else "") + ".",
                     f"第{i + 1}次亮主：{seat}号座位亮了 {format_cards(cards)}，但从未打出"
-                    + ("或埋下" if seat == buried_by else "") + f" {format_cards(lacking)}。"))
+                    + ("或埋下" if seat == buried_by or chaodi else "") + f" {format_cards(lacking)}。"))
     return flags
 
 
