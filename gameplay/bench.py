@@ -9,6 +9,11 @@ variants use seeded random deals.
 ``python -m gameplay.bench hands [--hands N]`` plays whole hands (deal, declare or bid, kitty, play,
 scoring) with ``random`` and ``heuristic`` bots on one core and prints hands per second per variant;
 for tractor also the play phase alone over the deals of ``deals.json`` (after the burial).
+
+``python -m gameplay.bench trickentry`` times :func:`gameplay.record.check_trick` on the 25th trick
+of a recorded tractor hand (every lead a single, so the hand has 25 tricks; the 24 earlier tricks are
+re-walked on every call) and :func:`gameplay.record.derive` of the whole hand (target: ≤ 20 ms per
+checked trick).
 """
 
 from __future__ import annotations
@@ -245,6 +250,55 @@ def _play_phase(deals: list[dict[str, Any]], bot: str, seed: int) -> tuple[float
     return wall, cpu
 
 
+def _singles_hand(seed: int) -> tuple[Any, list[Any]]:
+    """Facts and 25 tricks of a tractor hand where every lead is the leader's lowest single."""
+    from gameplay.cards import from_counts
+    from gameplay.combos import classify
+    from gameplay.legality import first_legal_follow
+    from gameplay.record import HandFacts, Play, TrickEntry, check_trick
+
+    facts = HandFacts("tractor", dealer=0, trump="H", level="2")
+    ctx = facts.context()
+    rng = random.Random(seed)
+    deck = deck_codes(2)
+    rng.shuffle(deck)
+    hands = [to_counts(deck[s * 25:(s + 1) * 25]) for s in range(4)]
+    tricks: list[Any] = []
+    leader = 0
+    for _ in range(25):
+        c = min(from_counts(hands[leader]), key=ctx.sortkey.__getitem__)
+        plays = [Play(leader, (c,))]
+        lead = classify(ctx, [c])
+        for i in range(1, 4):
+            seat = (leader + i) % 4
+            f = first_legal_follow(ctx, hands[seat], lead, prior=[list(p.cards) for p in plays])
+            assert f is not None
+            plays.append(Play(seat, tuple(f)))
+        for p in plays:
+            for x in p.cards:
+                hands[p.seat][x] -= 1
+        j = check_trick(facts, tricks, plays)
+        assert j.winner is not None
+        tricks.append(TrickEntry(tuple(plays)))
+        leader = j.winner
+    return facts, tricks
+
+
+def cmd_trickentry(args: argparse.Namespace) -> int:
+    """Time to check one entered trick at the 25th trick, and to derive the whole recorded hand."""
+    from gameplay.record import check_trick, derive
+
+    facts, tricks = _singles_hand(args.seed)
+    checks = [_timeit(lambda: check_trick(facts, tricks[:24], tricks[24].plays)) for _ in range(20)]
+    derives = [_timeit(lambda: derive(facts, tricks)) for _ in range(5)]
+    rec = derive(facts, tricks)
+    assert rec.complete and not rec.flags
+    med = statistics.median(checks)
+    print(f"check_trick at trick 25 of {len(tricks)}: {med / 1000:8.3f} ms (median of 20; target ≤ 20 ms)")
+    print(f"derive (re-judge and score the whole hand): {statistics.median(derives) / 1000:8.3f} ms")
+    return 0 if med <= 20_000 else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gameplay.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--deals", default=str(DEFAULT_DEALS), help="deals.json for tractor")
@@ -256,7 +310,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     hands = sub.add_parser("hands", help="whole hands per second with random and heuristic bots")
     hands.add_argument("--hands", type=int, default=500, help="hands per variant and bot")
     hands.add_argument("--play-deals", type=int, default=1000, help="deals of deals.json for the play phase alone")
+    sub.add_parser("trickentry", help="time to check one entered trick at the 25th trick of a recorded hand")
     args = parser.parse_args(argv)
+    if args.command == "trickentry":
+        return cmd_trickentry(args)
     if args.command == "hands":
         return cmd_hands(args)
     return cmd_tricks(args)
