@@ -55,6 +55,15 @@ def check_workers() -> dict[str, object]:
     return {"ok": True, "mode": "broker", "workers": names, "ms": ms}
 
 
+def _is_staff(request: HttpRequest) -> bool:
+    """Whether the caller is staff; False when that cannot be told (the database is down)."""
+    try:
+        user = getattr(request, "user", None)
+        return bool(user is not None and user.is_authenticated and user.is_staff)
+    except Exception:
+        return False
+
+
 def healthz(request: HttpRequest) -> JsonResponse:
     database = check_database()
     broker = check_broker()
@@ -62,7 +71,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
     workers = check_workers() if broker["ok"] else {"ok": False, "mode": "broker", "error": "The broker is down."}
     healthy = bool(database["ok"] and broker["ok"] and workers["ok"])
     body: dict[str, object] = {"status": "ok" if healthy else "error"}
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated and user.is_staff:
+    if _is_staff(request):
         body.update({"database": database, "broker": broker, "workers": workers})
     return JsonResponse(body, status=200 if healthy else 503)

@@ -224,5 +224,9 @@ LOGGING = {
     "filters": {"mask_secrets": {"()": "config.logging_filters.MaskSecretsFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["mask_secrets"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # runserver's request lines: through the masking handler, not Django's own unfiltered one.
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }
