@@ -30,10 +30,13 @@ def test_bad_names_are_refused_with_a_clear_message(name: str, code: str, fragme
 
 
 def test_messages_are_translated_to_chinese() -> None:
-    with translation.override("zh-hans"), pytest.raises(ValidationError) as info:
-        validate_display_name("A\u202eB")
-    assert "U+202E" in info.value.messages[0]
-    assert "双向" in info.value.messages[0]
-    with translation.override("zh-hans"), pytest.raises(ValidationError) as info:
-        validate_display_name("\u200b")
-    assert "可见" in info.value.messages[0]
+    with translation.override("zh-hans"):
+        with pytest.raises(ValidationError) as info:
+            validate_display_name("A\u202eB")
+        assert "U+202E" in info.value.messages[0] and "双向控制字符" in info.value.messages[0]
+        with pytest.raises(ValidationError) as info:
+            validate_display_name("\u200b")
+        assert "可见字符" in info.value.messages[0]
+        with pytest.raises(ValidationError) as info:
+            validate_display_name("a\tb")
+        assert "U+0009" in info.value.messages[0] and "控制字符" in info.value.messages[0]
