@@ -1,4 +1,8 @@
-"""``/healthz``: the database and broker status as JSON — 200 when healthy, 503 otherwise."""
+"""``/healthz``: the database, broker and worker status as JSON — 200 when healthy, 503 otherwise.
+
+Everyone gets the verdict (``{"status": "ok"}`` or ``{"status": "error"}`` with 503); only staff see the
+details (errors can name hosts and ports).
+"""
 
 import time
 
@@ -33,11 +37,40 @@ def check_broker() -> dict[str, object]:
     return {"ok": True, "mode": "broker", "ms": round((time.perf_counter() - started) * 1000, 1)}
 
 
+def check_workers() -> dict[str, object]:
+    """Whether any Celery worker answers a short ping (only with a broker; "in-process" otherwise)."""
+    if not settings.CELERY_BROKER_URL:
+        return {"ok": True, "mode": "in-process", "detail": "No broker configured: tasks run in-process."}
+    from config.celery_app import app
+
+    started = time.perf_counter()
+    try:
+        replies = app.control.ping(timeout=float(getattr(settings, "HEALTH_WORKER_PING_TIMEOUT", 1.0))) or []
+    except Exception as exc:
+        return {"ok": False, "mode": "broker", "error": f"{type(exc).__name__}: {exc}"[:300]}
+    names = sorted(name for reply in replies for name in reply)
+    ms = round((time.perf_counter() - started) * 1000, 1)
+    if not names:
+        return {"ok": False, "mode": "broker", "error": "No worker answered the ping.", "ms": ms}
+    return {"ok": True, "mode": "broker", "workers": names, "ms": ms}
+
+
+def _is_staff(request: HttpRequest) -> bool:
+    """Whether the caller is staff; False when that cannot be told (the database is down)."""
+    try:
+        user = getattr(request, "user", None)
+        return bool(user is not None and user.is_authenticated and user.is_staff)
+    except Exception:
+        return False
+
+
 def healthz(request: HttpRequest) -> JsonResponse:
     database = check_database()
     broker = check_broker()
-    healthy = bool(database["ok"] and broker["ok"])
-    return JsonResponse(
-        {"status": "ok" if healthy else "error", "database": database, "broker": broker},
-        status=200 if healthy else 503,
-    )
+    # No point pinging workers through a broker that cannot be reached.
+    workers = check_workers() if broker["ok"] else {"ok": False, "mode": "broker", "error": "The broker is down."}
+    healthy = bool(database["ok"] and broker["ok"] and workers["ok"])
+    body: dict[str, object] = {"status": "ok" if healthy else "error"}
+    if _is_staff(request):
+        body.update({"database": database, "broker": broker, "workers": workers})
+    return JsonResponse(body, status=200 if healthy else 503)

@@ -31,5 +31,6 @@ urlpatterns = [
     path("", include("tournaments.print_urls")),
 ]
 
+handler400 = "config.views.bad_request"
 handler404 = "config.views.not_found"
 handler500 = "config.views.server_error"

@@ -44,6 +44,18 @@ class ObtainTokenView(ObtainAuthToken):
         return response
 
 
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400 (e.g. a request Django refuses as too large or suspicious): JSON under /api/."""
+    if request.path.startswith("/api/"):
+        from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+
+        if isinstance(exception, RequestDataTooBig | TooManyFieldsSent):
+            return JsonResponse({"detail": _("The request body is too large or has too many fields."),
+                                 "code": "request_too_large"}, status=400)
+        return JsonResponse({"detail": _("Bad request."), "code": "bad_request"}, status=400)
+    return defaults.bad_request(request, exception or Exception())
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """404: JSON under /api/ (every API answer carries ``detail``), the site's page elsewhere."""
     if request.path.startswith("/api/"):

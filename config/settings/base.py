@@ -38,9 +38,12 @@ INSTALLED_APPS = [
     "axes",
     "rules_web.apps.RulesWebConfig",
     "tournaments.apps.TournamentsConfig",
+    "safety.apps.SafetyConfig",
 ]
 
 MIDDLEWARE = [
+    # First: refuses %00 in the address and bodies over the size limit before anything reads them.
+    "safety.middleware.RequestGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -59,11 +62,18 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Login rate limit: after AXES_FAILURE_LIMIT failures for one username from one address, further
-# attempts are refused (429) for AXES_COOLOFF_MINUTES, even with the right password.
+# Login rate limit: after AXES_FAILURE_LIMIT failures from one address — counted across all user
+# names, so guessing many names does not help — further attempts from that address are refused (429)
+# for AXES_COOLOFF_MINUTES, even with the right password. Another address is not affected.
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=15.0) / 60  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
+# The client address: from TRUSTED_PROXY_HEADER (set by the proxy in front of the site, e.g.
+# X-Forwarded-For; the entry TRUSTED_PROXY_COUNT places from the right), else REMOTE_ADDR. Without
+# this behind a proxy, every visitor has the proxy's address and one attacker locks everyone out.
+TRUSTED_PROXY_HEADER = env.str("TRUSTED_PROXY_HEADER", default="")
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=1)
+AXES_CLIENT_IP_CALLABLE = "safety.client_ip.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
@@ -141,6 +151,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": [
+        "safety.parsers.DepthLimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
@@ -170,15 +185,47 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 5}
+# Redis redelivers a message that was taken but not acknowledged after visibility_timeout seconds;
+# with late acknowledgement that is how a job whose worker died is picked up again. It must be longer
+# than the hard time limit (or a long job still running would be handed to a second worker).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 3,
+    "socket_timeout": 5,
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 5 * 60,
+}
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 5}
 CELERY_TIMEZONE = TIME_ZONE
+# Periodic clean-up (expired idempotency keys, later old print jobs); needs `celery beat` running,
+# or cron `manage.py cleanup` instead.
+CLEANUP_INTERVAL_MINUTES = env.int("CLEANUP_INTERVAL_MINUTES", default=60)
+CELERY_BEAT_SCHEDULE = {
+    "cleanup": {"task": "safety.cleanup", "schedule": CLEANUP_INTERVAL_MINUTES * 60.0},
+}
+# /healthz asks the workers to answer a ping for this many seconds (only with a broker).
+HEALTH_WORKER_PING_TIMEOUT = env.float("HEALTH_WORKER_PING_TIMEOUT", default=1.0)
+
+# Bad input: limits that answer 4xx instead of using up the server.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2_621_440)  # non-file bodies
+FILE_UPLOAD_MAX_MEMORY_SIZE = env.int("FILE_UPLOAD_MAX_MEMORY_SIZE", default=2_621_440)  # larger go to disk
+UPLOAD_MAX_BYTES = env.int("UPLOAD_MAX_BYTES", default=10 * 1024 * 1024)  # whole multipart body
+JSON_MAX_DEPTH = 64
+
+# Safe retries: how long idempotency keys are kept, and when a reservation whose request never
+# finished (a killed process) counts as abandoned.
+IDEMPOTENCY_KEY_TTL_HOURS = env.float("IDEMPOTENCY_KEY_TTL_HOURS", default=24.0)
+IDEMPOTENCY_STALE_SECONDS = env.int("IDEMPOTENCY_STALE_SECONDS", default=600)
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # Every handler masks table-link tokens and Authorization credentials (config.logging_filters).
+    "filters": {"mask_secrets": {"()": "config.logging_filters.MaskSecretsFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["mask_secrets"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # runserver's request lines: through the masking handler, not Django's own unfiltered one.
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }

@@ -1,0 +1,1 @@
+"""Generic hardening pieces: safe retries (idempotency keys), CSV cells, input checks, clean-up."""
