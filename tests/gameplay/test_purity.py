@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PURE_PACKAGES = ("scoring", "gameplay", "tournaments.formats")
+PURE_PACKAGES = ("variants", "scoring", "gameplay", "tournaments.formats")
 """The pure packages, bottom-up: each may import those before it, never those after it."""
 
 WEB = ("django", "rest_framework", "drf_spectacular", "celery", "kombu", "django_htmx", "axes", "environ",

@@ -1,0 +1,182 @@
+"""The four rule variants as data: the floor that the engine, scoring and tournaments stand on.
+
+One frozen :class:`Variant` per variant, built once here and passed around. Code asks it
+(``variant.kitty_size(decks)``, ``variant.declaring``, ``variant.partnership``) instead of
+comparing names. Card vocabulary (suits, their symbols and names, ranks, levels) is defined
+here once too. Pure Python: no Django, nothing else of the project.
+
+>>> v = get("chaodi")
+>>> v.key, v.declaring, v.partnership, v.kitty_size(2, 4), v.first_level
+('chaodi', <Declaring.LEVEL_CARD_AND_JOKER: 'level_card_and_joker'>, True, 8, 3)
+>>> get("red-five").kitty_size(3, 4), get("yongzhou-300").deck_size(2, 3)
+(6, 84)
+>>> [v.key for v in VARIANTS.values()]
+['tractor', 'chaodi', 'red-five', 'yongzhou-300']
+>>> level_name(14), level_rank("10")
+('A', 10)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+# -- card vocabulary -------------------------------------------------------------------------------
+
+SUITS = "DCHS"
+"""Suit letters in suit order (♦, ♣, ♥, ♠): the order that breaks ties between equal-tier cards."""
+SUIT_SYMBOLS: Mapping[str, str] = MappingProxyType({"D": "♦", "C": "♣", "H": "♥", "S": "♠"})
+SUIT_NAMES_EN: Mapping[str, str] = MappingProxyType({"D": "diamonds", "C": "clubs", "H": "hearts", "S": "spades"})
+SUIT_NAMES_ZH: Mapping[str, str] = MappingProxyType({"D": "方块", "C": "梅花", "H": "红桃", "S": "黑桃"})
+RANK_NAMES: Mapping[int, str] = MappingProxyType(
+    {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+     11: "J", 12: "Q", 13: "K", 14: "A"})
+LEVEL_NAMES: tuple[str, ...] = tuple(RANK_NAMES.values())
+"""Every level a match can be at, lowest first: ``2`` … ``A``."""
+
+
+def level_name(rank: int) -> str:
+    """The printed name of a level given as a rank (A = 14)."""
+    return RANK_NAMES[rank]
+
+
+def level_rank(name: str) -> int:
+    """The rank of a level given by its printed name (``"A"`` → 14); raises ``KeyError``."""
+    return _RANK_OF_NAME[name]
+
+
+_RANK_OF_NAME = {v: k for k, v in RANK_NAMES.items()}
+
+
+# -- what differs by more than a value: named kinds --------------------------------------------------
+
+class TrumpOrder(enum.StrEnum):
+    """Which trump order (RULES §2) and tractor adjacency (§3) a variant uses."""
+
+    TRACTOR = "tractor"      # BJ > LJ > T-L > other L > trump suit; 2 is ordinary
+    CHAODI = "chaodi"        # 2s are permanent trumps; trump chains stop between groups
+    RED_FIVE = "red-five"    # H5 > BJ > LJ > 参谋 3s > 2s > trump suit
+    YONGZHOU = "yongzhou"    # BJ > LJ > 10s > 2s > trump suit; 3, 4, 6 removed
+
+
+class Declaring(enum.StrEnum):
+    """How trump and the dealer are chosen (RULES §5.1, §5.3): one protocol class per member."""
+
+    LEVEL_CARD = "level_card"                      # tractor: show a level card; pairs overturn
+    LEVEL_CARD_AND_JOKER = "level_card_and_joker"  # chaodi: level card + joker; 翻底; 炒底 overturns
+    BIDDING = "bidding"                            # red five: bid points, the winner names trump
+    TENS = "tens"                                  # yongzhou: show a 10; pairs of 10s overturn
+
+
+class Settlement(enum.StrEnum):
+    """How a hand's result is scored (RULES §6)."""
+
+    LEVELS = "levels"        # partnerships climb levels (tractor, chaodi)
+    RED_FIVE = "red-five"    # bid contract settled in game points per seat
+    YONGZHOU = "yongzhou"    # each player's net against 300
+
+
+# -- the variant -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Variant:
+    """The structural facts of one variant. Options with defaults are layered on top of these."""
+
+    key: str
+    name_en: str
+    name_zh: str
+    seed: str
+    """The seed text the variant comes from, in words (docs/rules.md)."""
+    decks: tuple[int, ...]
+    """Allowed numbers of decks; the first is the default."""
+    players: tuple[int, ...]
+    """Allowed numbers of players; the first is the default."""
+    removed_ranks: tuple[int, ...]
+    levels: tuple[int, ...]
+    """Playable levels as ranks (A = 14), lowest first; empty without levels."""
+    partnership: bool
+    """Two fixed teams of two (True) or every player for themselves."""
+    trump_order: TrumpOrder
+    declaring: Declaring
+    settlement: Settlement
+    throws: bool
+    """Whether throws (甩牌) exist in this variant at all (RULES §3)."""
+
+    def __str__(self) -> str:
+        return self.key
+
+    @property
+    def has_levels(self) -> bool:
+        return bool(self.levels)
+
+    @property
+    def first_level(self) -> int | None:
+        return self.levels[0] if self.levels else None
+
+    @property
+    def default_decks(self) -> int:
+        return self.decks[0]
+
+    @property
+    def default_players(self) -> int:
+        return self.players[0]
+
+    def deck_size(self, decks: int, players: int) -> int:
+        return (54 - 4 * len(self.removed_ranks)) * decks
+
+    def kitty_size(self, decks: int, players: int) -> int:
+        if self.trump_order is TrumpOrder.YONGZHOU:
+            return 0
+        return 6 if decks == 3 else 8
+
+    def hand_size(self, decks: int, players: int) -> int:
+        return (self.deck_size(decks, players) - self.kitty_size(decks, players)) // players
+
+
+TRACTOR = Variant(
+    key="tractor", name_en="Tractor", name_zh="拖拉机", seed="seed 003 (拖拉机)",
+    decks=(2,), players=(4,), removed_ranks=(), levels=tuple(range(2, 15)), partnership=True,
+    trump_order=TrumpOrder.TRACTOR, declaring=Declaring.LEVEL_CARD, settlement=Settlement.LEVELS,
+    throws=True,
+)
+CHAODI = Variant(
+    key="chaodi", name_en="Chaodi", name_zh="炒地皮", seed="seed 001 (炒地皮)",
+    decks=(2,), players=(4,), removed_ranks=(), levels=tuple(range(3, 15)), partnership=True,
+    trump_order=TrumpOrder.CHAODI, declaring=Declaring.LEVEL_CARD_AND_JOKER, settlement=Settlement.LEVELS,
+    throws=True,
+)
+RED_FIVE = Variant(
+    key="red-five", name_en="Red five", name_zh="红五", seed="seed 002 (红五)",
+    decks=(2, 3), players=(4,), removed_ranks=(), levels=(), partnership=False,
+    trump_order=TrumpOrder.RED_FIVE, declaring=Declaring.BIDDING, settlement=Settlement.RED_FIVE,
+    throws=False,
+)
+YONGZHOU = Variant(
+    key="yongzhou-300", name_en="Yongzhou 300", name_zh="永州三百分", seed="seed 000 (永州三百分)",
+    decks=(2,), players=(4, 3), removed_ranks=(3, 4, 6), levels=(), partnership=False,
+    trump_order=TrumpOrder.YONGZHOU, declaring=Declaring.TENS, settlement=Settlement.YONGZHOU,
+    throws=False,
+)
+
+VARIANTS: Mapping[str, Variant] = MappingProxyType({v.key: v for v in (TRACTOR, CHAODI, RED_FIVE, YONGZHOU)})
+"""Every variant by key, in the order pages list them."""
+VARIANT_KEYS: tuple[str, ...] = tuple(VARIANTS)
+
+
+class UnknownVariant(ValueError):
+    def __init__(self, key: object) -> None:
+        self.key = key
+        super().__init__(f"Unknown variant {key!r}: use one of {', '.join(VARIANT_KEYS)}.")
+        self.message_zh = f"未知玩法 {key!r}：可用 {', '.join(VARIANT_KEYS)}。"
+
+
+def get(key: str | Variant) -> Variant:
+    """The variant of ``key`` (a variant passes through); raises :class:`UnknownVariant`."""
+    if isinstance(key, Variant):
+        return key
+    try:
+        return VARIANTS[key]
+    except (KeyError, TypeError):
+        raise UnknownVariant(key) from None
