@@ -173,7 +173,7 @@ class StartForm(forms.Form):
 
 
 def tiebreak_help(individual: bool) -> str:
-    from tournaments import tiebreaks
+    from tournaments.formats import tiebreaks
 
     allowed = tiebreaks.INDIVIDUAL_TIEBREAKS if individual else tiebreaks.PARTNERSHIP_TIEBREAKS
     return ", ".join(allowed)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.i18n import core_lang
-from tournaments.brackets import round_name
+from tournaments.formats.brackets import round_name
 from tournaments.models import Entry, HandRecord, Match, Stage, Tournament
 from tournaments.permissions import can_view
 
@@ -260,7 +260,7 @@ COLUMN_LABELS = {
 
 def stage_standings(stage: Stage) -> StandingsTable:
     """The standings of one stage in its format's metric with its ordered tiebreaks."""
-    from tournaments import tiebreaks
+    from tournaments.formats import tiebreaks
     from tournaments.services.formats import match_results, table_results
 
     tournament = stage.tournament

@@ -1,5 +1,5 @@
 """Elimination stages in the database: starting a tournament, advancing winners, resetting after a
-forced correction. The bracket's shape comes from the pure :mod:`tournaments.brackets`."""
+forced correction. The bracket's shape comes from the pure :mod:`tournaments.formats.brackets`."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments import brackets
 from tournaments.errors import ServiceError
+from tournaments.formats import brackets
 from tournaments.models import Entry, HandRecord, Match, Round, Stage, Tournament
 from tournaments.services.common import Actor, audit
 from tournaments.services.setup import require_organizer

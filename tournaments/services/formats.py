@@ -1,26 +1,24 @@
 """Stages in other formats (issue 6): Swiss, round robin, individual table rounds for red five and
 Yongzhou, and a knockout fed by a qualifying stage. Pairings and draws come from the pure modules
-:mod:`tournaments.pairing` and :mod:`tournaments.tables`; standings from :mod:`tournaments.tiebreaks`."""
+:mod:`tournaments.formats.pairing` and :mod:`tournaments.formats.tables`; standings from :mod:`tournaments.formats.tiebreaks`."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import pairing, tables, tiebreaks
 from tournaments.errors import ServiceError
+from tournaments.formats import FORMATS, pairing, tables, tiebreaks
 from tournaments.models import Entry, Match, Round, Stage, TableSeat, Tournament
+from tournaments.services.bracket import build_elimination, seeded_entries
 from tournaments.services.common import Actor, audit
 from tournaments.services.setup import require_organizer
 
-PARTNERSHIP_FORMATS = {Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION, Stage.Format.SWISS,
-                       Stage.Format.ROUND_ROBIN}
-ELIMINATION_FORMATS = {Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION}
 INDIVIDUAL_DEFAULT_HANDS = 8
 
 
@@ -30,17 +28,19 @@ def stage_create(*, tournament: Tournament, actor: Actor, format: str, name: str
                  grand_final: str = "single", seeding: str = "rating") -> Stage:
     """Add a stage to a tournament (before it starts, or after the stage it qualifies from)."""
     require_organizer(actor, tournament)
-    if format not in Stage.Format.values:
+    spec = FORMATS.get(format)
+    if spec is None or format not in Stage.Format.values:
         raise ServiceError.one("format", _("Unknown format."))
-    if tournament.is_partnership and format not in PARTNERSHIP_FORMATS:
+    if tournament.is_partnership and not spec.partnership:
         raise ServiceError.one("format", _("Partnership variants play elimination, Swiss or round robin stages."))
-    if not tournament.is_partnership and format != Stage.Format.TABLE_ROUNDS:
+    if not tournament.is_partnership and spec.partnership:
         raise ServiceError.one("format", _("Red five and Yongzhou are played in individual table rounds."))
-    if format in (Stage.Format.SWISS, Stage.Format.TABLE_ROUNDS) and (rounds is None or not 1 <= rounds <= 50):
+    if spec.counted_rounds and (rounds is None or not 1 <= rounds <= 50):
         raise ServiceError.one("rounds", _("Say how many rounds (1 to 50)."))
-    if format == Stage.Format.TABLE_ROUNDS and hands_per_table is not None and not 1 <= hands_per_table <= 100:
+    individual = not spec.partnership
+    if individual and hands_per_table is not None and not 1 <= hands_per_table <= 100:
         raise ServiceError.one("hands_per_table", _("Hands per table: 1 to 100."))
-    allowed = tiebreaks.INDIVIDUAL_TIEBREAKS if format == Stage.Format.TABLE_ROUNDS else tiebreaks.PARTNERSHIP_TIEBREAKS
+    allowed = spec.tiebreaks
     order = list(tiebreaks_order or [])
     bad = [t for t in order if t not in allowed]
     if bad or len(set(order)) != len(order):
@@ -49,14 +49,14 @@ def stage_create(*, tournament: Tournament, actor: Actor, format: str, name: str
     if qualifiers is not None and qualifiers < 2:
         raise ServiceError.one("qualifiers", _("At least two entries qualify."))
     if source_stage is not None and (source_stage.tournament_id != tournament.pk
-                                     or format not in ELIMINATION_FORMATS):
+                                     or not spec.elimination):
         raise ServiceError.one("source_stage", _("A knockout of this tournament qualifies from an earlier stage."))
     with transaction.atomic():
         stage = Stage.objects.create(
             tournament=tournament, number=tournament.stages.count() + 1,
             name=(name or "").strip(), format=format, seeding=seeding,
-            rounds_planned=rounds if format in (Stage.Format.SWISS, Stage.Format.TABLE_ROUNDS) else None,
-            hands_per_table=(hands_per_table or INDIVIDUAL_DEFAULT_HANDS) if format == Stage.Format.TABLE_ROUNDS else None,
+            rounds_planned=rounds if spec.counted_rounds else None,
+            hands_per_table=(hands_per_table or INDIVIDUAL_DEFAULT_HANDS) if individual else None,
             tiebreaks=order, qualifiers=qualifiers, source_stage=source_stage, third_place=third_place,
             grand_final=grand_final,
         )
@@ -78,7 +78,6 @@ def _active_entries(tournament: Tournament) -> list[Entry]:
 def stage_start(*, stage: Stage, actor: Actor, random_seed: int | None = None) -> Stage:
     """Start a pending stage: round 1 of a Swiss, every round of a round robin, the first draw of
     table rounds, or the bracket of a knockout fed by the qualifiers of its source stage."""
-    from tournaments.services.bracket import build_elimination, seeded_entries
 
     tournament = stage.tournament
     require_organizer(actor, tournament)
@@ -100,16 +99,7 @@ def stage_start(*, stage: Stage, actor: Actor, random_seed: int | None = None) -
             if len(entries) < 2:
                 raise ServiceError.one("entries", _("A stage needs at least two entries."))
             order = [e.pk for e in entries]
-        if stage.format in ELIMINATION_FORMATS:
-            if not stage.source_stage_id:
-                order, _seed = seeded_entries(list(Entry.objects.filter(pk__in=order)), stage.seeding, random_seed)
-            build_elimination(stage, order)
-        elif stage.format == Stage.Format.ROUND_ROBIN:
-            _build_round_robin(stage, order)
-        elif stage.format == Stage.Format.SWISS:
-            _pair_swiss_round(stage, order, 1)
-        else:
-            _draw_table_round(stage, order, 1)
+        _STAGE_STARTERS[FORMATS[stage.format].kind](stage, order, random_seed)
         stage.status = Stage.Status.RUNNING
         stage.save()
         if tournament.status != Tournament.Status.RUNNING:
@@ -118,6 +108,33 @@ def stage_start(*, stage: Stage, actor: Actor, random_seed: int | None = None) -
         audit(actor=actor, action="stage.start", tournament=tournament, target=f"stage:{stage.pk}",
               data={"format": stage.format, "random_seed": random_seed, "entries": order})
         return stage
+
+
+def _start_elimination(stage: Stage, order: list[int], random_seed: int) -> None:
+    if not stage.source_stage_id:
+        order, _seed = seeded_entries(list(Entry.objects.filter(pk__in=order)), stage.seeding, random_seed)
+    build_elimination(stage, order)
+
+
+def _start_round_robin(stage: Stage, order: list[int], random_seed: int) -> None:
+    _build_round_robin(stage, order)
+
+
+def _start_swiss(stage: Stage, order: list[int], random_seed: int) -> None:
+    _pair_swiss_round(stage, order, 1)
+
+
+def _start_table_rounds(stage: Stage, order: list[int], random_seed: int) -> None:
+    _draw_table_round(stage, order, 1)
+
+
+# How a stage starts, by the kind of its format (``FORMATS[stage.format].kind``).
+_STAGE_STARTERS: dict[str, Callable[[Stage, list[int], int], None]] = {
+    "elimination": _start_elimination,
+    "round_robin": _start_round_robin,
+    "swiss": _start_swiss,
+    "table_rounds": _start_table_rounds,
+}
 
 
 def qualified_entries(source: Stage) -> list[int]:
