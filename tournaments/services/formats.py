@@ -13,8 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ServiceError
-from tournaments.formats import FORMATS, pairing, tables, tiebreaks
+from tournaments.formats import FORMATS, pairing, tables
 from tournaments.models import Entry, Match, Round, Stage, TableSeat, Tournament
+from tournaments.selectors.standings import match_results, outstanding, stage_standings
 from tournaments.services.bracket import build_elimination, seeded_entries
 from tournaments.services.common import Actor, audit
 from tournaments.services.setup import require_organizer
@@ -139,8 +140,6 @@ _STAGE_STARTERS: dict[str, Callable[[Stage, list[int], int], None]] = {
 
 def qualified_entries(source: Stage) -> list[int]:
     """The top ``qualifiers`` of a finished stage, in rank order (ties at the cut by rank order)."""
-    from tournaments.selectors import stage_standings
-
     if source.status != Stage.Status.FINISHED:
         raise ServiceError.one("source_stage", _("The qualifying stage is not finished yet."))
     table = stage_standings(source)
@@ -171,31 +170,8 @@ def _bye(stage: Stage, rnd: Round, entry_id: int, position: int, prefix: str) ->
                          finished_at=now)
 
 
-def match_results(stage: Stage) -> tuple[list[tiebreaks.MatchResult[int]], list[int]]:
-    """Final results of a stage's matches (in round order) and its byes, for pairing and standings."""
-    from tournaments.models import Adjustment
-    from tournaments.selectors import level_index
-
-    forfeits = set(Adjustment.objects.filter(match__stage=stage, kind="forfeit").values_list("match_id", flat=True))
-    results: list[tiebreaks.MatchResult[int]] = []
-    byes: list[int] = []
-    for m in stage.matches.select_related("round").order_by("round__number", "position"):
-        if m.status == Match.Status.BYE and m.entry0_id:
-            byes.append(m.entry0_id)
-            continue
-        if m.status != Match.Status.FINISHED or m.confirmed_at is None or not (m.entry0_id and m.entry1_id):
-            continue
-        levels = (m.state or {}).get("levels") or ["2", "2"]
-        results.append(tiebreaks.MatchResult(
-            sides=(m.entry0_id, m.entry1_id), winner=None if m.is_draw else m.winner_side,
-            level_gap=level_index(levels[0]) - level_index(levels[1]), forfeit=m.pk in forfeits))
-    return results, byes
 
 
-def outstanding(stage: Stage) -> list[Match]:
-    """Matches of the current round still without a final (confirmed) result."""
-    return list(stage.matches.select_related("round").exclude(status__in=[Match.Status.BYE, Match.Status.VOID])
-                .filter(confirmed_at__isnull=True).order_by("round__number", "position"))
 
 
 def _pair_swiss_round(stage: Stage, order: list[int], number: int) -> Round:
@@ -369,21 +345,6 @@ def table_hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any
         return HandOutcome(hand, result, match)
 
 
-def table_results(stage: Stage) -> tuple[list[tiebreaks.TableResult[int]], list[int]]:
-    """Finished (final) tables and sit-outs of a stage of table rounds, for the standings."""
-    out: list[tiebreaks.TableResult[int]] = []
-    for m in stage.matches.prefetch_related("seats", "hands").filter(status=Match.Status.FINISHED,
-                                                                       confirmed_at__isnull=False):
-        seats = sorted(m.seats.all(), key=lambda s: s.seat)
-        totals = (m.state or {}).get("totals") or [0] * len(seats)
-        won = [0] * len(seats)
-        for h in m.hands.all():
-            values = h.result.get("game_points") or h.result.get("net") or []
-            for i, v in enumerate(values):
-                won[i] += int(v > 0)
-        out.append(tiebreaks.TableResult(tuple(s.entry_id for s in seats), tuple(int(t) for t in totals), tuple(won)))
-    sit_outs = [e for ids in (stage.settings.get("sit_outs") or {}).values() for e in ids]
-    return out, sit_outs
 
 
 def _table_replay(match: Match, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
