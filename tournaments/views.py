@@ -49,10 +49,11 @@ from tournaments.forms import (
 from tournaments.models import PARTNERSHIP_VARIANTS, Entry, Match, Player, Stage, Tournament
 from tournaments.permissions import can_view, is_organizer, is_scorer
 from tournaments.selectors import pages
-from tournaments.services import bracket as bracket_services
-from tournaments.services import formats as format_services
 from tournaments.services import hands as hand_services
+from tournaments.services import results as result_services
 from tournaments.services import setup as setup_services
+from tournaments.services import stages as stage_services
+from tournaments.services import table_hands as table_services
 from tournaments.services import transfer as transfer_services
 from tournaments.services.hands import initial_state, score_hand
 
@@ -423,7 +424,7 @@ def _manage_start(request: HttpRequest, tournament: Tournament) -> Any:
     form = StartForm(request.POST)
     if form.is_valid():
         try:
-            bracket_services.tournament_start(tournament=tournament, actor=_actor(request), **form.cleaned_data)
+            stage_services.tournament_start(tournament=tournament, actor=_actor(request), **form.cleaned_data)
         except ServiceError as exc:
             add_service_errors(form, exc.field_errors)
         else:
@@ -437,7 +438,7 @@ def _manage_award(request: HttpRequest, tournament: Tournament) -> Any:
     if form.is_valid():
         d = form.cleaned_data
         try:
-            bracket_services.match_award(match_id=d["match"], winner_side=d["winner_side"], reason=d["reason"],
+            result_services.match_award(match_id=d["match"], winner_side=d["winner_side"], reason=d["reason"],
                                          kind=d["kind"], actor=_actor(request))
         except ServiceError as exc:
             add_service_errors(form, exc.field_errors)
@@ -465,7 +466,7 @@ def _manage_stage_create(request: HttpRequest, tournament: Tournament) -> Any:
     form = StageForm(request.POST, tournament=tournament)
     if form.is_valid():
         try:
-            stage = format_services.stage_create(tournament=tournament, actor=_actor(request), **form.service_kwargs())
+            stage = stage_services.stage_create(tournament=tournament, actor=_actor(request), **form.service_kwargs())
         except ServiceError as exc:
             add_service_errors(form, exc.field_errors)
         else:
@@ -478,7 +479,7 @@ def _manage_stage_create(request: HttpRequest, tournament: Tournament) -> Any:
 def _manage_stage_start(request: HttpRequest, tournament: Tournament) -> Any:
     stage = _posted_stage(request, tournament)
     try:
-        format_services.stage_start(stage=stage, actor=_actor(request))
+        stage_services.stage_start(stage=stage, actor=_actor(request))
     except ServiceError as exc:
         _error_messages(request, exc)
         return _back(tournament, "stages")
@@ -487,11 +488,11 @@ def _manage_stage_start(request: HttpRequest, tournament: Tournament) -> Any:
 
 
 def _manage_swiss_pair(request: HttpRequest, tournament: Tournament) -> Any:
-    return _next_round(request, tournament, format_services.swiss_next_round, _("Round %(n)s is paired."))
+    return _next_round(request, tournament, stage_services.swiss_next_round, _("Round %(n)s is paired."))
 
 
 def _manage_table_draw(request: HttpRequest, tournament: Tournament) -> Any:
-    return _next_round(request, tournament, format_services.table_round_draw, _("Round %(n)s is drawn."))
+    return _next_round(request, tournament, stage_services.table_round_draw, _("Round %(n)s is drawn."))
 
 
 def _next_round(request: HttpRequest, tournament: Tournament, service: Any, done: str) -> Any:
@@ -906,7 +907,7 @@ def _table_preview(match: Match, form: TableHandForm) -> dict[str, Any] | None:
     from scoring.api import score_hand_request
 
     try:
-        result = score_hand_request(format_services.table_hand_payload(match, form.outcome()), lang=core_lang())
+        result = score_hand_request(table_services.table_hand_payload(match, form.outcome()), lang=core_lang())
     except ScoringInputError as exc:
         form.add_service_errors(exc.field_errors)
         return None
@@ -936,7 +937,7 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
         if action == "undo":
             version = request.POST.get("version", "")
             try:
-                format_services.table_hand_undo(match_id=match.pk, actor=actor,
+                table_services.table_hand_undo(match_id=match.pk, actor=actor,
                                                 version=int(version) if version.isdigit() else version)
             except ServiceError as exc:
                 for errors in exc.field_errors.values():
@@ -955,7 +956,7 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
                 return render(request, "tournaments/_table_preview.html", {"preview": preview, "form": form})
         elif form.is_valid():
             try:
-                done = format_services.table_hand_record(match_id=match.pk, outcome=form.outcome(),
+                done = table_services.table_hand_record(match_id=match.pk, outcome=form.outcome(),
                                                          version=form.cleaned_data["version"], actor=actor)
             except ServiceError as exc:
                 form.add_service_errors(exc.field_errors)

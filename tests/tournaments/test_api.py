@@ -300,7 +300,7 @@ def test_confirm_and_time_through_the_api(organizer):
     t = make_tournament(owner=organizer, teams=2, start=False)
     t.require_confirmation = True
     t.save()
-    from tournaments.services.bracket import tournament_start
+    from tournaments.services.stages import tournament_start
 
     tournament_start(tournament=t, actor=Actor(organizer))
     m = first_match(t)

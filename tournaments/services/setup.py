@@ -10,11 +10,10 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from tournaments.errors import NotAllowed, ServiceError
-from tournaments.models import Entry, Player, Team, Tournament, Variant
-from tournaments.permissions import is_organizer
-from tournaments.services.common import Actor, audit
-from tournaments.services.hands import options_validate
+from tournaments.errors import ServiceError
+from tournaments.models import Entry, Match, Player, Team, Tournament, Variant
+from tournaments.services.common import Actor, audit, require_organizer
+from tournaments.services.options import options_validate
 
 STATUS_FLOW: dict[str, set[str]] = {
     Tournament.Status.DRAFT: {Tournament.Status.REGISTRATION},
@@ -22,11 +21,6 @@ STATUS_FLOW: dict[str, set[str]] = {
     Tournament.Status.RUNNING: {Tournament.Status.FINISHED},
     Tournament.Status.FINISHED: set(),
 }
-
-
-def require_organizer(actor: Actor, tournament: Tournament) -> None:
-    if not is_organizer(actor.user, tournament):
-        raise NotAllowed(_("Only an organizer of this tournament may do this."))
 
 
 def _clean_name(value: Any, field: str = "name", max_length: int = 100) -> str:
@@ -123,8 +117,6 @@ def tournament_set_status(*, tournament: Tournament, status: str, actor: Actor) 
             raise ServiceError.one("status", _("A tournament cannot go from %(a)s to %(b)s here.")
                                    % {"a": tournament.status, "b": status})
         if status == Tournament.Status.FINISHED:
-            from tournaments.models import Match
-
             open_matches = Match.objects.filter(stage__tournament=tournament).exclude(
                 status__in=[Match.Status.FINISHED, Match.Status.VOID]).count()
             if open_matches:

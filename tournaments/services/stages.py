@@ -1,12 +1,11 @@
-"""Stages in other formats (issue 6): Swiss, round robin, individual table rounds for red five and
-Yongzhou, and a knockout fed by a qualifying stage. Pairings and draws come from the pure modules
-:mod:`tournaments.formats.pairing` and :mod:`tournaments.formats.tables`; standings from :mod:`tournaments.formats.tiebreaks`."""
+"""Starting a tournament and its stages in every format: the bracket of a knockout (fed by its entries or the
+qualifiers of an earlier stage), a round robin, Swiss rounds and individual table rounds. Pairings and draws
+come from the pure :mod:`tournaments.formats`; standings from :mod:`tournaments.selectors.standings`."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,10 +16,66 @@ from tournaments.formats import FORMATS, pairing, tables
 from tournaments.models import Entry, Match, Round, Stage, TableSeat, Tournament
 from tournaments.selectors.standings import match_results, outstanding, stage_standings
 from tournaments.services.bracket import build_elimination, seeded_entries
-from tournaments.services.common import Actor, audit
-from tournaments.services.setup import require_organizer
+from tournaments.services.common import Actor, audit, require_organizer
+from tournaments.services.results import match_award
 
 INDIVIDUAL_DEFAULT_HANDS = 8
+
+
+def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "manual",
+                     random_seed: int | None = None, third_place: bool = False,
+                     format: str = Stage.Format.SINGLE_ELIMINATION, grand_final: str = "single",
+                     absent: str = "withdraw") -> Stage:
+    """Seed the active entries, build the elimination bracket, and set the tournament running.
+
+    Check-in: once any entry has checked in, entries that have not are ``absent``: withdrawn
+    before seeding (default), or kept in the bracket and given a forfeit loss in their first match."""
+    require_organizer(actor, tournament)
+    if seeding not in Stage.Seeding.values:
+        raise ServiceError.one("seeding", _("Seeding is manual, rating or random."))
+    if format not in (Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION):
+        raise ServiceError.one("format", _("Start an elimination here; other formats start as stages."))
+    if grand_final not in ("single", "reset", "none"):
+        raise ServiceError.one("grand_final", _("The grand final is single, reset or none."))
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            raise ServiceError.one("status", _("The tournament has already started."))
+        if not tournament.is_partnership:
+            raise ServiceError.one("variant", _("Elimination brackets are for the partnership variants."))
+        entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("team", "player"))
+        if absent not in ("withdraw", "forfeit"):
+            raise ServiceError.one("absent", _("Absent entries are withdrawn or forfeit."))
+        missing = [e for e in entries if e.checked_in_at is None] if any(e.checked_in_at for e in entries) else []
+        if missing and absent == "withdraw":
+            Entry.objects.filter(pk__in=[e.pk for e in missing]).update(status=Entry.Status.WITHDRAWN, seed=None)
+            entries = [e for e in entries if e.checked_in_at is not None]
+            audit(actor=actor, action="entries.absent_withdrawn", tournament=tournament,
+                  target=f"tournament:{tournament.pk}", data={"entries": [e.name for e in missing]})
+        if tournament.options.get("hand_limit_tie") == "draw":
+            raise ServiceError.one("options.hand_limit_tie", _("An elimination cannot end a match in a draw."))
+        order, random_seed = seeded_entries(entries, seeding, random_seed)
+        stage = Stage.objects.create(tournament=tournament, number=(tournament.stages.count() + 1),
+                                     name="", status=Stage.Status.RUNNING, seeding=seeding,
+                                     random_seed=random_seed, third_place=third_place, format=format,
+                                     grand_final=grand_final)
+        build_elimination(stage, order)
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status", "updated_at"])
+        if missing and absent == "forfeit":
+            absent_ids = {e.pk for e in missing}
+            for match in stage.matches.filter(status=Match.Status.READY).order_by("position"):
+                sides = [side for side in (0, 1) if match.entry_id(side) in absent_ids]
+                if len(sides) == 1:
+                    match_award(match_id=match.pk, winner_side=1 - sides[0], kind="forfeit", actor=actor,
+                                reason=_("Did not check in."))
+                elif len(sides) == 2:
+                    match_award(match_id=match.pk, winner_side=0, kind="forfeit", actor=actor,
+                                reason=_("Neither side checked in; the higher seed goes on."))
+        audit(actor=actor, action="tournament.start", tournament=tournament, target=f"stage:{stage.pk}",
+              data={"seeding": seeding, "random_seed": random_seed, "order": order, "third_place": third_place,
+                    "format": format})
+        return stage
 
 
 def stage_create(*, tournament: Tournament, actor: Actor, format: str, name: str = "", rounds: int | None = None,
@@ -170,10 +225,6 @@ def _bye(stage: Stage, rnd: Round, entry_id: int, position: int, prefix: str) ->
                          finished_at=now)
 
 
-
-
-
-
 def _pair_swiss_round(stage: Stage, order: list[int], number: int) -> Round:
     results, byes = match_results(stage)
     ratings = {e.pk: float(e.rating) for e in Entry.objects.filter(pk__in=order).select_related("team", "player")
@@ -275,171 +326,3 @@ def table_round_draw(*, stage: Stage, actor: Actor, override: bool = False) -> R
         return rnd
 
 
-def table_hand_payload(match: Match, outcome: Mapping[str, Any]) -> dict[str, Any]:
-    """The scoring request for one hand at an individual table."""
-    from scoring.rules import split_options
-
-    tournament = match.stage.tournament
-    payload: dict[str, Any] = {"variant": tournament.variant, "options": split_options(tournament.options or {})[0],
-                               "outcome": dict(outcome)}
-    if tournament.variant == "red-five":
-        payload["decks"] = tournament.decks
-    else:
-        payload["players"] = int((match.state or {}).get("players") or tournament.players_per_table)
-    return payload
-
-
-def table_hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, actor: Actor) -> Any:
-    """Record one hand at an individual table through scoring; the table is finished after the
-    stage's number of hands."""
-    from config.i18n import core_lang
-    from scoring.api import score_hand_request
-    from scoring.errors import ScoringInputError
-    from tournaments.models import HandRecord
-    from tournaments.services.hands import HandOutcome, _check_version, _lock
-
-    if not isinstance(outcome, Mapping):
-        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
-    with transaction.atomic():
-        match = _lock(match_id)
-        _check_version(match, version)
-        if match.stage.format != Stage.Format.TABLE_ROUNDS or match.status in (Match.Status.FINISHED,):
-            raise ServiceError.one("match", _("This table is not taking hands."))
-        if match.stage.tournament.status != Tournament.Status.RUNNING:
-            raise ServiceError.one("match", _("The tournament is not running."))
-        try:
-            result = score_hand_request(table_hand_payload(match, outcome), lang=core_lang())
-        except ScoringInputError as exc:
-            raise ServiceError(exc.field_errors) from exc
-        state = dict(match.state or {})
-        if match.stage.tournament.variant == "red-five":
-            dealer = int(outcome["dealer"])
-        else:
-            dealer = int(state.get("dealer", 0))
-            state["dealer"] = result["next_dealer"]
-        totals = list(state.get("totals") or [0] * int(state.get("players") or 4))
-        key = "game_points" if "game_points" in result else "net"
-        totals = [a + b for a, b in zip(totals, result[key], strict=True)]
-        state["totals"] = totals
-        hand = HandRecord.objects.create(match=match, number=match.hands_played + 1, dealer=dealer,
-                                         trump=str(outcome.get("trump") or ""), outcome=dict(outcome), result=result,
-                                         entered_by=actor.user_or_none, entered_via=actor.via)
-        match.hands_played += 1
-        match.state = state
-        match.started_at = match.started_at or timezone.now()
-        if match.hands_played >= (match.stage.hands_per_table or INDIVIDUAL_DEFAULT_HANDS):
-            match.status = Match.Status.FINISHED
-            match.finished_at = timezone.now()
-            if not match.stage.tournament.require_confirmation:
-                match.confirmed_at = match.finished_at
-        else:
-            match.status = Match.Status.PLAYING
-        match.version += 1
-        match.save()
-        audit(actor=actor, action="table.hand", tournament=match.stage.tournament, target=f"match:{match.pk}",
-              data={"number": hand.number, "outcome": hand.outcome, "result": result})
-        if match.status == Match.Status.FINISHED:
-            from tournaments.services.bracket import after_result
-
-            after_result(match=match, actor=actor)
-        return HandOutcome(hand, result, match)
-
-
-
-
-def _table_replay(match: Match, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Score every hand of a table again (raises ServiceError naming the hand)."""
-    from config.i18n import core_lang
-    from scoring.api import score_hand_request
-    from scoring.errors import ScoringInputError
-
-    results = []
-    for number, outcome in enumerate(outcomes, start=1):
-        try:
-            results.append(score_hand_request(table_hand_payload(match, outcome), lang=core_lang()))
-        except ScoringInputError as exc:
-            raise ServiceError({f"hands.{number}.{k}": v for k, v in exc.field_errors.items()}) from exc
-    return results
-
-
-def _table_rewrite(match: Match, hands: list[Any], outcomes: list[dict[str, Any]], actor: Actor, action: str,
-                   data: dict[str, Any]) -> Match:
-    """Recompute a table from its hands' figures after an undo or a correction."""
-    from tournaments.services.bracket import after_result
-
-    results = _table_replay(match, outcomes)
-    for hand in hands[len(outcomes):]:
-        hand.delete()
-    state = dict(match.state or {})
-    players = int(state.get("players") or 4)
-    totals = [0] * players
-    dealer = int(state.get("first", 0))
-    for hand, outcome, result in zip(hands, outcomes, results, strict=False):
-        hand.outcome, hand.result = outcome, result
-        if match.stage.tournament.variant == "red-five":
-            hand.dealer = int(outcome["dealer"])
-        else:
-            hand.dealer = dealer
-            dealer = int(result["next_dealer"])
-        hand.save(update_fields=["outcome", "result", "dealer", "updated_at"])
-        key = "game_points" if "game_points" in result else "net"
-        totals = [a + b for a, b in zip(totals, result[key], strict=True)]
-    state["totals"], state["dealer"] = totals, dealer
-    match.state = state
-    match.hands_played = len(outcomes)
-    was_final = match.confirmed_at is not None
-    if match.hands_played >= (match.stage.hands_per_table or INDIVIDUAL_DEFAULT_HANDS):
-        match.status = Match.Status.FINISHED
-        match.finished_at = match.finished_at or timezone.now()
-        if not match.stage.tournament.require_confirmation:
-            match.confirmed_at = match.confirmed_at or match.finished_at
-        else:
-            match.confirmed_at = None
-    else:
-        match.status = Match.Status.PLAYING if outcomes else Match.Status.READY
-        match.finished_at = match.confirmed_at = None
-    match.version += 1
-    match.save()
-    audit(actor=actor, action=action, tournament=match.stage.tournament, target=f"match:{match.pk}", data=data)
-    if was_final or match.confirmed_at:
-        after_result(match=match, actor=actor)
-    return match
-
-
-def table_hand_undo(*, match_id: int, version: Any, actor: Actor) -> Match:
-    """Remove the last hand of an individual table."""
-    from tournaments.services.hands import _check_version, _lock
-
-    with transaction.atomic():
-        match = _lock(match_id)
-        _check_version(match, version)
-        hands = list(match.hands.order_by("number"))
-        if match.stage.format != Stage.Format.TABLE_ROUNDS or not hands:
-            raise ServiceError.one("match", _("There is no hand to undo."))
-        outcomes = [dict(h.outcome) for h in hands[:-1]]
-        return _table_rewrite(match, hands, outcomes, actor, "table.undo",
-                              {"number": hands[-1].number, "outcome": hands[-1].outcome})
-
-
-def table_hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], version: Any,
-                       actor: Actor) -> Match:
-    """Correct hand ``number`` of an individual table; the totals are recomputed."""
-    from tournaments.services.hands import _check_version, _lock
-
-    if not isinstance(outcome, Mapping):
-        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
-    with transaction.atomic():
-        match = _lock(match_id)
-        _check_version(match, version)
-        hands = list(match.hands.order_by("number"))
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
-            raise ServiceError.one("number", _("There is no hand %(n)s at this table.") % {"n": number})
-        outcomes = [dict(h.outcome) for h in hands]
-        before = outcomes[number - 1]
-        outcomes[number - 1] = dict(outcome)
-        try:
-            return _table_rewrite(match, hands, outcomes, actor, "table.correct",
-                                  {"number": number, "before": before, "after": dict(outcome)})
-        except ServiceError as exc:
-            prefix = f"hands.{number}."
-            raise ServiceError({k.removeprefix(prefix): v for k, v in exc.field_errors.items()}) from exc
