@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import ProtectedError, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -118,12 +118,15 @@ class PlayerViewSet(viewsets.ModelViewSet):
         if request.method not in permissions.SAFE_METHODS and not request.user.is_staff:
             raise PermissionDenied(_("Only staff may change or delete players."))
 
-    def perform_destroy(self, instance: Player) -> None:
+    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
+        serializer.instance = setup_services.player_update(player=serializer.instance, actor=actor_for(self.request),
+                                                           **serializer.validated_data)
 
+    def perform_destroy(self, instance: Player) -> None:
         try:
-            instance.delete()
-        except ProtectedError as exc:
-            raise serializers.ValidationError({"id": [_("This player is in a team or an entry.")]}) from exc
+            setup_services.player_delete(player=instance, actor=actor_for(self.request))
+        except ServiceError as exc:
+            raise serializers.ValidationError(exc.field_errors) from exc
 
 
 class TeamSerializer(serializers.ModelSerializer):
@@ -163,6 +166,16 @@ class TeamViewSet(viewsets.ModelViewSet):
         super().check_object_permissions(request, obj)
         if request.method not in permissions.SAFE_METHODS and not request.user.is_staff:
             raise PermissionDenied(_("Only staff may change or delete teams."))
+
+    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
+        try:
+            serializer.instance = setup_services.team_update(team=serializer.instance, actor=actor_for(self.request),
+                                                             **serializer.validated_data)
+        except ServiceError as exc:
+            raise serializers.ValidationError(exc.field_errors) from exc
+
+    def perform_destroy(self, instance: Team) -> None:
+        setup_services.team_delete(team=instance, actor=actor_for(self.request))
 
 
 # --------------------------------------------------------------------------- tournaments
@@ -257,9 +270,10 @@ class TournamentViewSet(viewsets.ModelViewSet):
         tournament = self.get_object()
         if not is_organizer(request.user, tournament):
             raise PermissionDenied(_("Only an organizer of this tournament may do this."))
-        if tournament.status != Tournament.Status.DRAFT:
-            return invalid_input({"status": [_("Only a draft tournament can be deleted.")]})
-        tournament.delete()
+        try:
+            setup_services.tournament_delete(tournament=tournament, actor=actor_for(request))
+        except (ServiceError, NotAllowed) as exc:
+            return service_errors(exc)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=StartSerializer, responses={200: TournamentSerializer})
@@ -506,7 +520,6 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(request=StageInput, responses={201: StageSerializer})
     def create(self, request: Request) -> Response:
-
         serializer = StageInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
@@ -523,7 +536,6 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(request=StageStartInput, responses={200: StageSerializer})
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk: str | None = None) -> Response:
-
         stage = self.get_object()
         serializer = StageStartInput(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -566,7 +578,6 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(responses={(200, "text/csv"): str})
     @action(detail=True, methods=["get"], url_path="standings-csv")
     def standings_csv(self, request: Request, pk: str | None = None) -> Any:
-
         table = selectors.stage_standings(self.get_object())
         columns = [("rank", _("Rank")), ("name", _("Name")), *table.columns]
         rows = [{"rank": r.rank, "name": r.name, **{k: (r[k] if hasattr(r, "__getitem__") else getattr(r, k))

@@ -174,7 +174,6 @@ class StartForm(forms.Form):
 
 
 def tiebreak_help(individual: bool) -> str:
-
     allowed = tiebreaks.INDIVIDUAL_TIEBREAKS if individual else tiebreaks.PARTNERSHIP_TIEBREAKS
     return ", ".join(allowed)
 

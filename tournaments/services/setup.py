@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ServiceError
@@ -79,6 +80,56 @@ def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", option
         return tournament
 
 
+
+def player_update(*, player: Player, actor: Actor, **changes: Any) -> Player:
+    """Change a player's name, club, contact or rating (the API lets staff do it)."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if "name" in changes:
+            changes["name"] = _clean_name(changes["name"])
+        for key, value in changes.items():
+            setattr(player, key, value)
+        player.save()
+        audit(actor=actor, action="player.update", tournament=None, target=f"player:{player.pk}",
+              data={k: str(v) for k, v in changes.items()})
+        return player
+
+
+def player_delete(*, player: Player, actor: Actor) -> None:
+    """Delete a player who is in no team and no entry (else a ServiceError on ``id``)."""
+    with transaction.atomic():
+        pk, name = player.pk, player.name
+        try:
+            with transaction.atomic():
+                player.delete()
+        except ProtectedError as exc:
+            raise ServiceError.one("id", _("This player is in a team or an entry.")) from exc
+        audit(actor=actor, action="player.delete", tournament=None, target=f"player:{pk}", data={"name": name})
+
+
+def team_update(*, team: Team, actor: Actor, **changes: Any) -> Team:
+    """Change a team's name, players, club or rating (the API lets staff do it)."""
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=team.pk)
+        if "name" in changes:
+            changes["name"] = _clean_name(changes["name"])
+        for key, value in changes.items():
+            setattr(team, key, value)
+        if team.player1_id == team.player2_id:
+            raise ServiceError.one("player2", _("A team needs two different players."))
+        team.save()
+        audit(actor=actor, action="team.update", tournament=None, target=f"team:{team.pk}",
+              data={k: str(getattr(v, "pk", v)) for k, v in changes.items()})
+        return team
+
+
+def team_delete(*, team: Team, actor: Actor) -> None:
+    """Delete a team (its entries go with it, as the database says)."""
+    with transaction.atomic():
+        pk, name = team.pk, team.name
+        team.delete()
+        audit(actor=actor, action="team.delete", tournament=None, target=f"team:{pk}", data={"name": name})
+
 EDITABLE = ("name", "venue", "starts_on", "ends_on", "is_public", "options", "require_confirmation")
 
 
@@ -106,6 +157,19 @@ def tournament_update(*, tournament: Tournament, actor: Actor, **changes: Any) -
         audit(actor=actor, action="tournament.update", tournament=tournament, target=f"tournament:{tournament.pk}",
               data={k: str(v) for k, v in changes.items()})
         return tournament
+
+
+def tournament_delete(*, tournament: Tournament, actor: Actor) -> None:
+    """Delete a draft tournament. Its own audit log goes with it, so the deletion is logged without one."""
+    require_organizer(actor, tournament)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.status != Tournament.Status.DRAFT:
+            raise ServiceError.one("status", _("Only a draft tournament can be deleted."))
+        pk, name = tournament.pk, tournament.name
+        tournament.delete()
+        audit(actor=actor, action="tournament.delete", tournament=None, target=f"tournament:{pk}",
+              data={"name": name})
 
 
 def tournament_set_status(*, tournament: Tournament, status: str, actor: Actor) -> Tournament:
