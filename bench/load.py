@@ -73,8 +73,8 @@ def build(scorers: int) -> dict[str, object]:
 
     from tournaments.models import Entry, Match, Player, Team
     from tournaments.services import Actor
-    from tournaments.services.bracket import tournament_start
     from tournaments.services.setup import staff_add, tournament_create
+    from tournaments.services.stages import tournament_start
 
     User = get_user_model()
     owner = User.objects.create_user("bench-owner", password=secrets.token_urlsafe(12))

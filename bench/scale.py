@@ -42,8 +42,8 @@ def recreate_database(name: str, drop_only: bool = False) -> None:
 def build(owner, teams: int, hands: int, name: str):
     from tournaments.models import Entry, HandRecord, Match, Player, Team
     from tournaments.services import Actor, hand_record, replay_hands
-    from tournaments.services.bracket import tournament_start
     from tournaments.services.setup import tournament_create
+    from tournaments.services.stages import tournament_start
 
     t = tournament_create(owner=owner, name=name, variant="tractor")
     players = Player.objects.bulk_create([Player(name=f"选手 {name} {i}") for i in range(2 * teams)])

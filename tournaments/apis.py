@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -25,8 +26,20 @@ from tournaments import selectors, services
 from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
 from tournaments.models import Entry, HandRecord, Match, Player, Stage, Team, Tournament
 from tournaments.permissions import can_score_match, can_view, is_organizer
-from tournaments.services import bracket as bracket_services
+from tournaments.services import results as result_services
 from tournaments.services import setup as setup_services
+from tournaments.services import stages as stage_services
+from tournaments.services.hands import match_call_time, match_confirm
+from tournaments.services.stages import stage_create, stage_start, swiss_next_round, table_round_draw
+from tournaments.services.table_hands import table_hand_correct, table_hand_record, table_hand_undo
+from tournaments.services.transfer import (
+    csv_import,
+    csv_preview,
+    entry_check_in,
+    standings_csv,
+    tournament_export,
+    tournament_import,
+)
 
 MAX_ID = 2**63 - 1
 
@@ -42,7 +55,6 @@ def query_id(value: str | None, name: str = "tournament") -> int | None:
 
 def object_or_404(queryset: QuerySet[Any], pk: Any) -> Any:
     """``get_object_or_404`` that answers 404 (not 500) for ids that are not whole numbers."""
-    from django.http import Http404
 
     if not str(pk).isdigit() or int(str(pk)) > MAX_ID:
         raise Http404
@@ -106,13 +118,15 @@ class PlayerViewSet(viewsets.ModelViewSet):
         if request.method not in permissions.SAFE_METHODS and not request.user.is_staff:
             raise PermissionDenied(_("Only staff may change or delete players."))
 
-    def perform_destroy(self, instance: Player) -> None:
-        from django.db.models import ProtectedError
+    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
+        serializer.instance = setup_services.player_update(player=serializer.instance, actor=actor_for(self.request),
+                                                           **serializer.validated_data)
 
+    def perform_destroy(self, instance: Player) -> None:
         try:
-            instance.delete()
-        except ProtectedError as exc:
-            raise serializers.ValidationError({"id": [_("This player is in a team or an entry.")]}) from exc
+            setup_services.player_delete(player=instance, actor=actor_for(self.request))
+        except ServiceError as exc:
+            raise serializers.ValidationError(exc.field_errors) from exc
 
 
 class TeamSerializer(serializers.ModelSerializer):
@@ -152,6 +166,16 @@ class TeamViewSet(viewsets.ModelViewSet):
         super().check_object_permissions(request, obj)
         if request.method not in permissions.SAFE_METHODS and not request.user.is_staff:
             raise PermissionDenied(_("Only staff may change or delete teams."))
+
+    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
+        try:
+            serializer.instance = setup_services.team_update(team=serializer.instance, actor=actor_for(self.request),
+                                                             **serializer.validated_data)
+        except ServiceError as exc:
+            raise serializers.ValidationError(exc.field_errors) from exc
+
+    def perform_destroy(self, instance: Team) -> None:
+        setup_services.team_delete(team=instance, actor=actor_for(self.request))
 
 
 # --------------------------------------------------------------------------- tournaments
@@ -246,9 +270,10 @@ class TournamentViewSet(viewsets.ModelViewSet):
         tournament = self.get_object()
         if not is_organizer(request.user, tournament):
             raise PermissionDenied(_("Only an organizer of this tournament may do this."))
-        if tournament.status != Tournament.Status.DRAFT:
-            return invalid_input({"status": [_("Only a draft tournament can be deleted.")]})
-        tournament.delete()
+        try:
+            setup_services.tournament_delete(tournament=tournament, actor=actor_for(request))
+        except (ServiceError, NotAllowed) as exc:
+            return service_errors(exc)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=StartSerializer, responses={200: TournamentSerializer})
@@ -258,7 +283,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         serializer = StartSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            bracket_services.tournament_start(tournament=tournament, actor=actor_for(request), **serializer.validated_data)
+            stage_services.tournament_start(tournament=tournament, actor=actor_for(request), **serializer.validated_data)
         except (ServiceError, NotAllowed) as exc:
             return service_errors(exc)
         tournament.refresh_from_db()
@@ -305,7 +330,6 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def export(self, request: Request, pk: str | None = None) -> Response:
         """The whole tournament as JSON (organizers only); import it back with ``POST /tournaments/import/``."""
-        from tournaments.services.transfer import tournament_export
 
         tournament = self.get_object()
         if not is_organizer(request.user, tournament):
@@ -318,7 +342,6 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=False, methods=["post"], url_path="import")
     def import_export(self, request: Request) -> Response:
         """Create a tournament from an export document; you become its owner."""
-        from tournaments.services.transfer import tournament_import
 
         try:
             tournament = tournament_import(data=request.data, owner=request.user)
@@ -331,7 +354,6 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def import_entries(self, request: Request, pk: str | None = None) -> Response:
         """Players (individual variants) or teams (partnership variants) from CSV: ``preview: true``
         answers the rows with their errors and writes nothing; otherwise all rows are entered or none."""
-        from tournaments.services.transfer import csv_import, csv_preview
 
         tournament = self.get_object()
         if not is_organizer(request.user, tournament):
@@ -423,7 +445,6 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
                                   for k in set(request.data) - changeable})
         try:
             if "checked_in" in request.data:
-                from tournaments.services.transfer import entry_check_in
 
                 if not isinstance(request.data["checked_in"], bool):
                     return invalid_input({"checked_in": [_("Must be true or false.")]})
@@ -499,8 +520,6 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(request=StageInput, responses={201: StageSerializer})
     def create(self, request: Request) -> Response:
-        from tournaments.services.formats import stage_create
-
         serializer = StageInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
@@ -517,8 +536,6 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(request=StageStartInput, responses={200: StageSerializer})
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk: str | None = None) -> Response:
-        from tournaments.services.formats import stage_start
-
         stage = self.get_object()
         serializer = StageStartInput(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -533,7 +550,6 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def next_round(self, request: Request, pk: str | None = None) -> Response:
         """Pair the next Swiss round or draw the next table round (409-free: outstanding results are
         a 400 naming the tables, unless ``override``)."""
-        from tournaments.services.formats import swiss_next_round, table_round_draw
 
         stage = self.get_object()
         serializer = OverrideInput(data=request.data)
@@ -562,10 +578,6 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(responses={(200, "text/csv"): str})
     @action(detail=True, methods=["get"], url_path="standings-csv")
     def standings_csv(self, request: Request, pk: str | None = None) -> Any:
-        from django.http import HttpResponse
-
-        from tournaments.services.transfer import standings_csv
-
         table = selectors.stage_standings(self.get_object())
         columns = [("rank", _("Rank")), ("name", _("Name")), *table.columns]
         rows = [{"rank": r.rank, "name": r.name, **{k: (r[k] if hasattr(r, "__getitem__") else getattr(r, k))
@@ -682,7 +694,6 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         token = self._token()
         if not can_score_match(self.request.user, match, token):
             if not can_view(self.request.user, match.stage.tournament):
-                from django.http import Http404
 
                 raise Http404
             if not self.request.user.is_authenticated and not token:
@@ -705,7 +716,6 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         data = serializer.validated_data
         try:
             if match.stage.format == Stage.Format.TABLE_ROUNDS:
-                from tournaments.services.formats import table_hand_record
 
                 done = table_hand_record(match_id=match.pk, outcome=data["outcome"], version=data["version"],
                                          actor=actor)
@@ -731,7 +741,6 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         data = serializer.validated_data
         try:
             if match.stage.format == Stage.Format.TABLE_ROUNDS:
-                from tournaments.services.formats import table_hand_correct
 
                 table = table_hand_correct(match_id=match.pk, number=int(number), outcome=data["outcome"],
                                            version=data["version"], actor=actor)
@@ -753,7 +762,6 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         serializer.is_valid(raise_exception=True)
         try:
             if match.stage.format == Stage.Format.TABLE_ROUNDS:
-                from tournaments.services.formats import table_hand_undo
 
                 table_hand_undo(match_id=match.pk, version=serializer.validated_data["version"], actor=actor)
             else:
@@ -767,7 +775,6 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         """Confirm a finished match's result: the losing side (with the table's token) or an organizer."""
-        from tournaments.services.hands import match_confirm
 
         match, actor = self._writable_match(pk)
         serializer = ConfirmInput(data=request.data)
@@ -782,7 +789,6 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def time(self, request: Request, pk: str | None = None) -> Response:
         """An organizer calls time: the side at the higher level wins (RULES.md §7)."""
-        from tournaments.services.hands import match_call_time
 
         match = object_or_404(self.get_queryset(), pk)
         if not request.user.is_authenticated:
@@ -804,7 +810,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         serializer = AwardInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            bracket_services.match_award(match_id=match.pk, actor=actor_for(request), **serializer.validated_data)
+            result_services.match_award(match_id=match.pk, actor=actor_for(request), **serializer.validated_data)
         except (ServiceError, NotAllowed) as exc:
             return service_errors(exc)
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)

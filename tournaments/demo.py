@@ -13,7 +13,14 @@ from django.db import transaction
 
 from tournaments.models import Entry, Match, Player, Team, Tournament
 from tournaments.services import Actor, hand_record
-from tournaments.services.bracket import tournament_start
+from tournaments.services.stages import (
+    stage_create,
+    stage_start,
+    swiss_next_round,
+    table_round_draw,
+    tournament_start,
+)
+from tournaments.services.table_hands import table_hand_record
 
 DEMO_TOURNAMENT = "升级公开赛 · Demo Open 2026"
 DEMO_ORGANIZER = "demo-organizer"
@@ -66,7 +73,6 @@ RED_FIVE_HAND = {"dealer": 0, "bid": 120, "trump": "S", "dealer_points": 130, "k
 def _red_five_event(organizer: Any) -> None:
     """A running red-five individual event: 14 players (two sit out each round), round 1 played,
     round 2 drawn with one table mid-way."""
-    from tournaments.services.formats import stage_create, stage_start, table_hand_record, table_round_draw
 
     if Tournament.objects.filter(name=DEMO_RED_FIVE).exists():
         return
@@ -93,7 +99,6 @@ def _red_five_event(organizer: Any) -> None:
 
 def _swiss_qualifier(organizer: Any, teams: list[Team]) -> None:
     """A Swiss qualifier (3 rounds, 8 teams) into a knockout of the top 4: round 1 played, round 2 paired."""
-    from tournaments.services.formats import stage_create, stage_start, swiss_next_round
 
     if Tournament.objects.filter(name=DEMO_SWISS).exists():
         return

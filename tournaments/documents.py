@@ -52,6 +52,7 @@ from tournaments.models import (
     PrintJob,
     Round,
     Stage,
+    TableSeat,
     Tournament,
     Variant,
 )
@@ -742,8 +743,6 @@ def _matches_qs() -> Any:
 
 
 def _seats_qs() -> Any:
-    from tournaments.models import TableSeat
-
     return TableSeat.objects.select_related("entry__player", "entry__team").order_by("seat")
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.formats import tiebreaks
 from tournaments.models import Stage, Tournament, Variant
 
 SEAT_CHOICES = [(0, "0"), (1, "1"), (2, "2"), (3, "3")]
@@ -173,8 +174,6 @@ class StartForm(forms.Form):
 
 
 def tiebreak_help(individual: bool) -> str:
-    from tournaments import tiebreaks
-
     allowed = tiebreaks.INDIVIDUAL_TIEBREAKS if individual else tiebreaks.PARTNERSHIP_TIEBREAKS
     return ", ".join(allowed)
 

@@ -15,6 +15,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.labels import round_label
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
@@ -232,8 +234,6 @@ class Round(TimeStamped):
         constraints = [models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique")]
 
     def __str__(self) -> str:
-        from tournaments.selectors import round_label
-
         return round_label(self.name) if self.name else f"{self.number}"
 
 

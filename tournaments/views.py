@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from config.i18n import core_lang
 from scoring.errors import ScoringInputError
 from scoring.rules import PartnershipRules, scoring_rules, split_options
-from tournaments import page_selectors, selectors, services
+from tournaments import selectors, services
 from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
 from tournaments.forms import (
     AwardForm,
@@ -48,10 +48,12 @@ from tournaments.forms import (
 )
 from tournaments.models import PARTNERSHIP_VARIANTS, Entry, Match, Player, Stage, Tournament
 from tournaments.permissions import can_view, is_organizer, is_scorer
-from tournaments.services import bracket as bracket_services
-from tournaments.services import formats as format_services
+from tournaments.selectors import pages
 from tournaments.services import hands as hand_services
+from tournaments.services import results as result_services
 from tournaments.services import setup as setup_services
+from tournaments.services import stages as stage_services
+from tournaments.services import table_hands as table_services
 from tournaments.services import transfer as transfer_services
 from tournaments.services.hands import initial_state, score_hand
 
@@ -98,19 +100,19 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @require_safe
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible_tournament(request, pk)
-    entries = list(page_selectors.entries_of(tournament).filter(status=Entry.Status.ACTIVE))
+    entries = list(pages.entries_of(tournament).filter(status=Entry.Status.ACTIVE))
     matches = list(Match.objects.filter(stage__tournament=tournament).exclude(status__in=[Match.Status.BYE,
                                                                                            Match.Status.VOID])
                    .values_list("status", flat=True))
     counts = {status: matches.count(status) for status in Match.Status.values}
-    stages = page_selectors.stages_of(tournament)
-    has_elimination = any(stage.format in page_selectors.ELIMINATION for stage in stages)
+    stages = pages.stages_of(tournament)
+    has_elimination = any(stage.format in pages.ELIMINATION for stage in stages)
     standings = selectors.elimination_standings(tournament) if has_elimination else []
     podium = [row for row in standings if row.place][:4]
     return render(request, "tournaments/tournament_detail.html", {
         "tournament": tournament, "entries": entries, "counts": counts, "match_total": len(matches),
         "podium": podium, "stages": [_stage_summary(stage) for stage in stages],
-        "sections": page_selectors.format_sections(tournament, current_only=True), **_roles(request, tournament),
+        "sections": pages.format_sections(tournament, current_only=True), **_roles(request, tournament),
     })
 
 
@@ -123,9 +125,9 @@ def _stage_summary(stage: Stage) -> dict[str, Any]:
 def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
     """Every match, round by round: the bracket of an elimination, the rounds of the other formats."""
     tournament = _visible_tournament(request, pk)
-    stages = [{"stage": stage, "columns": page_selectors.bracket_columns(stage)}
-              for stage in page_selectors.stages_of(tournament) if stage.format in page_selectors.ELIMINATION]
-    sections = page_selectors.format_sections(tournament, current_only=False)
+    stages = [{"stage": stage, "columns": pages.bracket_columns(stage)}
+              for stage in pages.stages_of(tournament) if stage.format in pages.ELIMINATION]
+    sections = pages.format_sections(tournament, current_only=False)
     template = "tournaments/_bracket.html" if request.htmx else "tournaments/bracket.html"
     response = render(request, template, {"tournament": tournament, "stages": stages, "sections": sections,
                                           **_roles(request, tournament)})
@@ -143,8 +145,8 @@ def _stop_polling_when(request: HttpRequest, response: HttpResponse, done: bool)
 def tournament_tables(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible_tournament(request, pk)
     template = "tournaments/_tables.html" if request.htmx else "tournaments/tables.html"
-    return render(request, template, {"tournament": tournament, "tables": page_selectors.tables_with_seats(tournament),
-                                      "sections": page_selectors.format_sections(tournament, current_only=True),
+    return render(request, template, {"tournament": tournament, "tables": pages.tables_with_seats(tournament),
+                                      "sections": pages.format_sections(tournament, current_only=True),
                                       **_roles(request, tournament)})
 
 
@@ -230,8 +232,8 @@ def _limit_info(match: Match) -> dict[str, Any] | None:
 def _match_context(match: Match) -> dict[str, Any]:
     common = {"match": match, "round_name": selectors.round_label(match.round.name), "confirm": _confirmation(match)}
     if _is_individual(match):
-        return {**common, "individual": True, "table_seats": page_selectors.table_seats(match),
-                "hands": page_selectors.individual_hand_rows(match), "hands_planned": match.stage.hands_per_table,
+        return {**common, "individual": True, "table_seats": pages.table_seats(match),
+                "hands": pages.individual_hand_rows(match), "hands_planned": match.stage.hands_per_table,
                 "red_five": match.stage.tournament.variant == "red-five"}
     seats = selectors.seat_names(match)
     preview = selectors.next_dealer_preview(match)
@@ -240,7 +242,7 @@ def _match_context(match: Match) -> dict[str, Any]:
         levels = initial_state(match.stage.tournament, 0)["levels"]
     return {
         **common, "seats": seats, "preview": preview, "levels": levels or ["", ""],
-        "dealer_name": seats[preview["dealer"]] if preview else "", "hands": page_selectors.hand_rows(match),
+        "dealer_name": seats[preview["dealer"]] if preview else "", "hands": pages.hand_rows(match),
         "limit": _limit_info(match),
         "sides": [{"number": side, "entry": match.entry(side), "seats": (seats[side], seats[side + 2]),
                    "level": (levels or ["", ""])[side], "won": match.winner_side == side} for side in (0, 1)],
@@ -422,7 +424,7 @@ def _manage_start(request: HttpRequest, tournament: Tournament) -> Any:
     form = StartForm(request.POST)
     if form.is_valid():
         try:
-            bracket_services.tournament_start(tournament=tournament, actor=_actor(request), **form.cleaned_data)
+            stage_services.tournament_start(tournament=tournament, actor=_actor(request), **form.cleaned_data)
         except ServiceError as exc:
             add_service_errors(form, exc.field_errors)
         else:
@@ -432,11 +434,11 @@ def _manage_start(request: HttpRequest, tournament: Tournament) -> Any:
 
 
 def _manage_award(request: HttpRequest, tournament: Tournament) -> Any:
-    form = AwardForm(request.POST, matches=page_selectors.open_matches(tournament))
+    form = AwardForm(request.POST, matches=pages.open_matches(tournament))
     if form.is_valid():
         d = form.cleaned_data
         try:
-            bracket_services.match_award(match_id=d["match"], winner_side=d["winner_side"], reason=d["reason"],
+            result_services.match_award(match_id=d["match"], winner_side=d["winner_side"], reason=d["reason"],
                                          kind=d["kind"], actor=_actor(request))
         except ServiceError as exc:
             add_service_errors(form, exc.field_errors)
@@ -464,7 +466,7 @@ def _manage_stage_create(request: HttpRequest, tournament: Tournament) -> Any:
     form = StageForm(request.POST, tournament=tournament)
     if form.is_valid():
         try:
-            stage = format_services.stage_create(tournament=tournament, actor=_actor(request), **form.service_kwargs())
+            stage = stage_services.stage_create(tournament=tournament, actor=_actor(request), **form.service_kwargs())
         except ServiceError as exc:
             add_service_errors(form, exc.field_errors)
         else:
@@ -477,7 +479,7 @@ def _manage_stage_create(request: HttpRequest, tournament: Tournament) -> Any:
 def _manage_stage_start(request: HttpRequest, tournament: Tournament) -> Any:
     stage = _posted_stage(request, tournament)
     try:
-        format_services.stage_start(stage=stage, actor=_actor(request))
+        stage_services.stage_start(stage=stage, actor=_actor(request))
     except ServiceError as exc:
         _error_messages(request, exc)
         return _back(tournament, "stages")
@@ -486,11 +488,11 @@ def _manage_stage_start(request: HttpRequest, tournament: Tournament) -> Any:
 
 
 def _manage_swiss_pair(request: HttpRequest, tournament: Tournament) -> Any:
-    return _next_round(request, tournament, format_services.swiss_next_round, _("Round %(n)s is paired."))
+    return _next_round(request, tournament, stage_services.swiss_next_round, _("Round %(n)s is paired."))
 
 
 def _manage_table_draw(request: HttpRequest, tournament: Tournament) -> Any:
-    return _next_round(request, tournament, format_services.table_round_draw, _("Round %(n)s is drawn."))
+    return _next_round(request, tournament, stage_services.table_round_draw, _("Round %(n)s is drawn."))
 
 
 def _next_round(request: HttpRequest, tournament: Tournament, service: Any, done: str) -> Any:
@@ -590,7 +592,7 @@ def _manage_confirm(request: HttpRequest, tournament: Tournament) -> Any:
 
 def _manage_context(request: HttpRequest, tournament: Tournament, bound: dict[str, Any]) -> dict[str, Any]:
     not_started = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
-    open_matches = page_selectors.open_matches(tournament)
+    open_matches = pages.open_matches(tournament)
     stage_matches = list(selectors.matches_of(tournament))
     links = [{"match": m, "round": selectors.round_label(m.round.name),
               "score_url": reverse("match-score", args=[m.pk]),
@@ -598,8 +600,8 @@ def _manage_context(request: HttpRequest, tournament: Tournament, bound: dict[st
               "call_time": tournament.is_partnership and m.status == Match.Status.PLAYING and m.hands_played > 0
               and m.time_called_at is None}
              for m in stage_matches if m.status not in (Match.Status.PENDING, Match.Status.BYE, Match.Status.VOID)]
-    stages = page_selectors.stages_of(tournament)
-    entries = list(page_selectors.entries_of(tournament))
+    stages = pages.stages_of(tournament)
+    entries = list(pages.entries_of(tournament))
     context: dict[str, Any] = {
         "tournament": tournament, "not_started": not_started,
         "entries": entries,
@@ -610,7 +612,7 @@ def _manage_context(request: HttpRequest, tournament: Tournament, bound: dict[st
         "stage_form": StageForm(tournament=tournament), "csv_form": CsvForm(),
         "csv_preview": None, "csv_text": "", "round_errors": {},
         "show_start": not_started and tournament.is_partnership and not stages,
-        "awaiting": page_selectors.awaiting_confirmation(tournament),
+        "awaiting": pages.awaiting_confirmation(tournament),
         "open_matches": open_matches, "links": links, "seed_errors": [], "seed_values": {},
         "organizers": list(tournament.organizers.all()), "scorers": list(tournament.scorers.all()),
         "status_moves": [(s, Tournament.Status(s).label) for s in setup_services.STATUS_FLOW.get(tournament.status, ())],
@@ -634,7 +636,7 @@ def _stage_panel(stage: Stage, stages: list[Stage], errors: list[str]) -> dict[s
         "can_start": stage.status == Stage.Status.PENDING and not earlier_open,
         "can_pair": running and stage.format == Stage.Format.SWISS and more_rounds,
         "can_draw": running and stage.format == Stage.Format.TABLE_ROUNDS and more_rounds,
-        "outstanding": format_services.outstanding(stage) if running else [],
+        "outstanding": selectors.outstanding(stage) if running else [],
         "source": stage.source_stage.name if stage.source_stage_id else "",  # type: ignore[union-attr]
     }
 
@@ -682,7 +684,7 @@ def match_score(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
-    match = page_selectors.match_for_token(token)
+    match = pages.match_for_token(token)
     if match is None:
         raise Http404(_("No such table link."))
     user = request.user if request.user.is_authenticated else None
@@ -890,7 +892,7 @@ def _undo(request: HttpRequest, match: Match, actor: services.Actor, base_url: s
 
 def _table_form(match: Match, data: QueryDict | None = None) -> TableHandForm:
     tournament = match.stage.tournament
-    seats = [(row["seat"], row["name"]) for row in page_selectors.table_seats(match)]
+    seats = [(row["seat"], row["name"]) for row in pages.table_seats(match)]
     initial: dict[str, Any] = {"version": match.version}
     # No seat is preselected: the dealer (red five: who won the bid) and the declarer are tapped every hand.
     if tournament.variant == "red-five":
@@ -905,7 +907,7 @@ def _table_preview(match: Match, form: TableHandForm) -> dict[str, Any] | None:
     from scoring.api import score_hand_request
 
     try:
-        result = score_hand_request(format_services.table_hand_payload(match, form.outcome()), lang=core_lang())
+        result = score_hand_request(table_services.table_hand_payload(match, form.outcome()), lang=core_lang())
     except ScoringInputError as exc:
         form.add_service_errors(exc.field_errors)
         return None
@@ -914,7 +916,7 @@ def _table_preview(match: Match, form: TableHandForm) -> dict[str, Any] | None:
 
 def _describe_table(match: Match, result: dict[str, Any]) -> dict[str, Any]:
     values = result["game_points"] if "game_points" in result else result.get("net") or []
-    seats = page_selectors.table_seats(match)
+    seats = pages.table_seats(match)
     rows = [{**seat, "value": values[seat["seat"]] if seat["seat"] < len(values) else 0,
              "after": seat["total"] + (values[seat["seat"]] if seat["seat"] < len(values) else 0)} for seat in seats]
     next_dealer = result.get("next_dealer")
@@ -935,7 +937,7 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
         if action == "undo":
             version = request.POST.get("version", "")
             try:
-                format_services.table_hand_undo(match_id=match.pk, actor=actor,
+                table_services.table_hand_undo(match_id=match.pk, actor=actor,
                                                 version=int(version) if version.isdigit() else version)
             except ServiceError as exc:
                 for errors in exc.field_errors.values():
@@ -954,7 +956,7 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
                 return render(request, "tournaments/_table_preview.html", {"preview": preview, "form": form})
         elif form.is_valid():
             try:
-                done = format_services.table_hand_record(match_id=match.pk, outcome=form.outcome(),
+                done = table_services.table_hand_record(match_id=match.pk, outcome=form.outcome(),
                                                          version=form.cleaned_data["version"], actor=actor)
             except ServiceError as exc:
                 form.add_service_errors(exc.field_errors)
@@ -989,7 +991,7 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
 @require_http_methods(["GET", "POST"])
 def table_confirm(request: HttpRequest, token: str, side: int) -> HttpResponse:
     """The losing side confirms the result with the table's link (the service refuses the winning side)."""
-    match = page_selectors.match_for_token(token)
+    match = pages.match_for_token(token)
     if match is None or side not in (0, 1) or _is_individual(match):
         raise Http404(_("No such table link."))
     base_url = reverse("table-link", args=[token])

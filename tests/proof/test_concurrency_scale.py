@@ -214,14 +214,14 @@ def test_the_checks_catch_a_missing_row_lock(monkeypatch):
     def lock_without_for_update(match_id: int) -> Match:
         return Match.objects.select_related("stage__tournament").get(pk=match_id)
 
-    real_check = hands_module._check_version
+    real_check = hands_module.check_version
 
     def slow_check(match: Match, version: Any) -> None:
         real_check(match, version)
         time.sleep(0.2)
 
-    monkeypatch.setattr(hands_module, "_lock", lock_without_for_update)
-    monkeypatch.setattr(hands_module, "_check_version", slow_check)
+    monkeypatch.setattr(hands_module, "lock_match", lock_without_for_update)
+    monkeypatch.setattr(hands_module, "check_version", slow_check)
     owner = UserFactory(username="owner-nolock")
     t = make_tournament(owner=owner, teams=2)
     match = Match.objects.get(stage__tournament=t)

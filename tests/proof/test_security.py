@@ -29,8 +29,8 @@ from tests.tournaments.factories import (
 )
 from tournaments.models import Entry, HandRecord, Match, Player, Stage, Tournament
 from tournaments.services import Actor, hand_record
-from tournaments.services.formats import stage_create
 from tournaments.services.setup import staff_add
+from tournaments.services.stages import stage_create
 from tournaments.services.transfer import tournament_export
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 
 from tournaments.models import Match, Player, Team, Tournament
 from tournaments.services import Actor, hand_record
-from tournaments.services.bracket import tournament_start
 from tournaments.services.setup import entry_add, tournament_create
+from tournaments.services.stages import tournament_start
 
 # Quick figures (tractor): the dealer side shuts the attackers out → +3 levels for the dealer side.
 SHUTOUT = {"attackers_points": 0, "kitty_points": 0, "last_trick": {"winner": "dealer", "largest": 1}}

@@ -16,7 +16,7 @@ from tests.tournaments.factories import (
     make_tournament,
     win_match,
 )
-from tournaments.models import HandRecord, Match, Tournament
+from tournaments.models import AuditEntry, HandRecord, Match, Player, Team, Tournament
 from tournaments.services import Actor
 from tournaments.services.setup import staff_add
 
@@ -252,6 +252,43 @@ def test_players_and_teams_writes_need_sign_in_and_staff_to_edit(organizer):
     assert same.status_code == 400 and "player2" in same.json()["errors"]
 
 
+def test_player_team_and_tournament_edits_and_deletes_go_through_services_with_audit_entries(organizer):
+    """Staff edits and deletes of players and teams, and an organizer deleting a draft tournament, each
+    leave an audit entry naming who did it and what changed."""
+    staff = UserFactory(username="staff-audit", is_staff=True)
+    api = client_for(staff)
+    team = TeamFactory()
+    pid = api.post("/api/v1/players/", {"name": "李雷"}, format="json").json()["id"]
+    assert api.patch(f"/api/v1/players/{pid}/", {"club": "北京", "name": "  李  雷 "}, format="json").status_code == 200
+    player = Player.objects.get(pk=pid)
+    assert (player.club, player.name) == ("北京", "李 雷")
+    edit = AuditEntry.objects.get(action="player.update", target=f"player:{pid}")
+    assert edit.actor == staff and edit.via == "api" and edit.data == {"club": "北京", "name": "李 雷"}
+    assert api.delete(f"/api/v1/players/{pid}/").status_code == 204
+    assert not Player.objects.filter(pk=pid).exists()
+    assert AuditEntry.objects.get(action="player.delete", target=f"player:{pid}").data == {"name": "李 雷"}
+    # A player in a team cannot go: 400 on ``id``, and nothing is logged.
+    refused = api.delete(f"/api/v1/players/{team.player1_id}/")
+    assert refused.status_code == 400 and "id" in refused.json()["errors"]
+    assert not AuditEntry.objects.filter(action="player.delete", target=f"player:{team.player1_id}").exists()
+
+    assert api.patch(f"/api/v1/teams/{team.pk}/", {"rating": 1500}, format="json").status_code == 200
+    assert Team.objects.get(pk=team.pk).rating == 1500
+    assert AuditEntry.objects.get(action="team.update", target=f"team:{team.pk}").data == {"rating": "1500"}
+    name = team.name
+    assert api.delete(f"/api/v1/teams/{team.pk}/").status_code == 204
+    assert AuditEntry.objects.get(action="team.delete", target=f"team:{team.pk}").data == {"name": name}
+
+    draft = make_tournament(owner=organizer, teams=2, start=False)
+    assert client_for(organizer).delete(f"/api/v1/tournaments/{draft.pk}/").status_code == 204
+    gone = AuditEntry.objects.get(action="tournament.delete", target=f"tournament:{draft.pk}")
+    assert gone.actor == organizer and gone.tournament is None and gone.data == {"name": draft.name}
+    running = make_tournament(owner=organizer, teams=2)
+    refused = client_for(organizer).delete(f"/api/v1/tournaments/{running.pk}/")
+    assert refused.status_code == 400 and "status" in refused.json()["errors"]
+    assert Tournament.objects.filter(pk=running.pk).exists()
+
+
 def test_formats_through_the_api(organizer):
     """A Swiss stage: create, start, record, pair the next round, read the standings and their CSV."""
     api = client_for(organizer)
@@ -300,7 +337,7 @@ def test_confirm_and_time_through_the_api(organizer):
     t = make_tournament(owner=organizer, teams=2, start=False)
     t.require_confirmation = True
     t.save()
-    from tournaments.services.bracket import tournament_start
+    from tournaments.services.stages import tournament_start
 
     tournament_start(tournament=t, actor=Actor(organizer))
     m = first_match(t)

@@ -1,4 +1,4 @@
-"""Elimination brackets (tournaments.brackets): pure Python, no database."""
+"""Elimination brackets (tournaments.formats.brackets): pure Python, no database."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import brackets
-from tournaments.brackets import (
+from tournaments.formats import brackets
+from tournaments.formats.brackets import (
     MAX_ENTRIES,
     Bracket,
     BracketError,
@@ -115,7 +115,7 @@ def test_module_doctests() -> None:
 def test_imports_without_django() -> None:
     root = Path(__file__).resolve().parents[2]
     code = (
-        "import sys; import tournaments.brackets; "
+        "import sys; import tournaments.formats.brackets; "
         "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules), 'django imported'"
     )
     subprocess.run([sys.executable, "-c", code], cwd=root, check=True)

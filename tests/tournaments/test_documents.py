@@ -29,8 +29,9 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import Actor
-from tournaments.services.bracket import match_award, tournament_start
+from tournaments.services.results import match_award
 from tournaments.services.setup import entry_add, staff_add, tournament_create
+from tournaments.services.stages import tournament_start
 
 TEAMS = [("王小明 & 李华", "王小明", "李华"), ("Zoë & Ali", "Zoë", "Ali"), ("张伟 & 刘洋", "张伟", "刘洋"),
          ("Bob & Carol", "Bob", "Carol")]
@@ -317,7 +318,8 @@ def test_individual_score_sheets_have_the_variant_seats_and_columns(db: None, va
 def test_table_rounds_standings_and_sheets_through_the_services(db: None) -> None:
     """Red five: cumulative game points in the standings; Yongzhou: a 3-seat table among 4-seat ones
     gets a 3-seat sheet."""
-    from tournaments.services.formats import stage_create, stage_start, table_hand_record
+    from tournaments.services.stages import stage_create, stage_start
+    from tournaments.services.table_hands import table_hand_record
 
     owner = UserFactory(username="solo-owner")
     actor = Actor(owner)

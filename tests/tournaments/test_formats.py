@@ -16,15 +16,10 @@ from tournaments import selectors
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Match, Stage, TableSeat
 from tournaments.services import Actor
-from tournaments.services.formats import (
-    stage_create,
-    stage_start,
-    swiss_next_round,
-    table_hand_record,
-    table_round_draw,
-)
 from tournaments.services.hands import match_confirm
 from tournaments.services.setup import entry_add, tournament_create
+from tournaments.services.stages import stage_create, stage_start, swiss_next_round, table_round_draw
+from tournaments.services.table_hands import table_hand_record
 
 pytestmark = pytest.mark.django_db
 
@@ -212,7 +207,7 @@ def test_yongzhou_three_player_tables_and_net_standings(organizer):
 
 
 def test_forfeit_in_swiss_counts_as_a_win_and_a_loss(organizer):
-    from tournaments.services.bracket import match_award
+    from tournaments.services.results import match_award
 
     actor = Actor(organizer)
     t = make_tournament(owner=organizer, teams=2, start=False)
@@ -239,7 +234,7 @@ def test_draw_counts_half_with_a_fixed_deal_limit(organizer):
 
 def test_table_undo_and_correct_recompute_the_totals_and_any_player_confirms(organizer):
     from tournaments.errors import NotAllowed
-    from tournaments.services.formats import table_hand_correct, table_hand_undo
+    from tournaments.services.table_hands import table_hand_correct, table_hand_undo
 
     t, actor = individual(organizer, "yongzhou-300", 4)
     t.require_confirmation = True

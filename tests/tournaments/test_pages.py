@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from tournaments.models import Entry, HandRecord, Match, Tournament
 from tournaments.services import Actor, hand_record
-from tournaments.services.bracket import tournament_start
 from tournaments.services.setup import entry_add, player_create, staff_add, team_create, tournament_create
+from tournaments.services.stages import tournament_start
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from django.urls import reverse
 from tests.tournaments.test_pages import SHUTOUT, build_tournament, login, make_user, win
 from tournaments.models import Entry, HandRecord, Match, Stage, TableSeat, Tournament
 from tournaments.services import Actor, hand_record
-from tournaments.services.formats import stage_create, stage_start
 from tournaments.services.setup import entry_add, player_create, tournament_create
+from tournaments.services.stages import stage_create, stage_start
 
 pytestmark = pytest.mark.django_db
 

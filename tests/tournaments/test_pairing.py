@@ -1,4 +1,4 @@
-"""Swiss pairing, round robin and qualification (tournaments.pairing): pure Python, no database."""
+"""Swiss pairing, round robin and qualification (tournaments.formats.pairing): pure Python, no database."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import pairing
-from tournaments.pairing import (
+from tournaments.formats import pairing
+from tournaments.formats.pairing import (
     PairingError,
     Qualification,
     QualificationTie,
@@ -30,7 +30,7 @@ from tournaments.pairing import (
     swiss_entries,
     swiss_pairings,
 )
-from tournaments.tiebreaks import MatchResult, standings
+from tournaments.formats.tiebreaks import MatchResult, standings
 
 
 def test_module_doctests() -> None:
@@ -41,7 +41,7 @@ def test_module_doctests() -> None:
 def test_imports_without_django() -> None:
     root = Path(__file__).resolve().parents[2]
     code = (
-        "import sys; import tournaments.pairing, tournaments.tables, tournaments.tiebreaks; "
+        "import sys; import tournaments.formats.pairing, tournaments.formats.tables, tournaments.formats.tiebreaks; "
         "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules), 'django imported'"
     )
     subprocess.run([sys.executable, "-c", code], cwd=root, check=True)
@@ -501,7 +501,7 @@ def test_qualifiers_tie_at_the_cut() -> None:
 
 
 def test_qualifiers_from_standings_feed_a_bracket() -> None:
-    from tournaments.brackets import single_elimination
+    from tournaments.formats.brackets import single_elimination
 
     results = [
         MatchResult(("A", "B"), 0, 3),

@@ -17,7 +17,7 @@ from tournaments import selectors
 from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
 from tournaments.models import AuditEntry, Entry, HandRecord, Match, Stage, Tournament
 from tournaments.services import Actor, hand_correct, hand_record, hand_undo
-from tournaments.services.bracket import match_award, tournament_start
+from tournaments.services.results import match_award
 from tournaments.services.setup import (
     entries_seed,
     entry_add,
@@ -27,6 +27,7 @@ from tournaments.services.setup import (
     tournament_set_status,
     tournament_update,
 )
+from tournaments.services.stages import tournament_start
 
 pytestmark = pytest.mark.django_db
 

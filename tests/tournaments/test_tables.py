@@ -1,4 +1,4 @@
-"""Individual table draws for red-five and yongzhou-300 (tournaments.tables): pure Python, no database."""
+"""Individual table draws for red-five and yongzhou-300 (tournaments.formats.tables): pure Python, no database."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import tables
-from tournaments.tables import (
+from tournaments.formats import tables
+from tournaments.formats.tables import (
     DrawError,
     Table,
     TablePlan,

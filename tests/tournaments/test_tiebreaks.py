@@ -1,4 +1,4 @@
-"""Standings and tiebreaks (tournaments.tiebreaks): hand-computed tables, pure Python, no database."""
+"""Standings and tiebreaks (tournaments.formats.tiebreaks): hand-computed tables, pure Python, no database."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import tiebreaks
-from tournaments.tiebreaks import (
+from tournaments.formats import tiebreaks
+from tournaments.formats.tiebreaks import (
     DEFAULT_PARTNERSHIP,
     MatchResult,
     StandingRow,

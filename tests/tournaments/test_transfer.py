@@ -11,8 +11,9 @@ from tournaments import selectors
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Match, Player, Team
 from tournaments.services import Actor
-from tournaments.services.bracket import match_award, tournament_start
+from tournaments.services.results import match_award
 from tournaments.services.setup import tournament_create
+from tournaments.services.stages import tournament_start
 from tournaments.services.transfer import (
     csv_import,
     csv_preview,

@@ -1,77 +1,19 @@
 """Elimination stages in the database: starting a tournament, advancing winners, resetting after a
-forced correction. The bracket's shape comes from the pure :mod:`tournaments.brackets`."""
+forced correction. The bracket's shape comes from the pure :mod:`tournaments.formats.brackets`."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments import brackets
 from tournaments.errors import ServiceError
+from tournaments.formats import brackets
 from tournaments.models import Entry, HandRecord, Match, Round, Stage, Tournament
 from tournaments.services.common import Actor, audit
-from tournaments.services.setup import require_organizer
 
 MIN_ENTRIES, MAX_ENTRIES = 2, 512
-
-
-def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "manual",
-                     random_seed: int | None = None, third_place: bool = False,
-                     format: str = Stage.Format.SINGLE_ELIMINATION, grand_final: str = "single",
-                     absent: str = "withdraw") -> Stage:
-    """Seed the active entries, build the elimination bracket, and set the tournament running.
-
-    Check-in: once any entry has checked in, entries that have not are ``absent``: withdrawn
-    before seeding (default), or kept in the bracket and given a forfeit loss in their first match."""
-    require_organizer(actor, tournament)
-    if seeding not in Stage.Seeding.values:
-        raise ServiceError.one("seeding", _("Seeding is manual, rating or random."))
-    if format not in (Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION):
-        raise ServiceError.one("format", _("Start an elimination here; other formats start as stages."))
-    if grand_final not in ("single", "reset", "none"):
-        raise ServiceError.one("grand_final", _("The grand final is single, reset or none."))
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-            raise ServiceError.one("status", _("The tournament has already started."))
-        if not tournament.is_partnership:
-            raise ServiceError.one("variant", _("Elimination brackets are for the partnership variants."))
-        entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("team", "player"))
-        if absent not in ("withdraw", "forfeit"):
-            raise ServiceError.one("absent", _("Absent entries are withdrawn or forfeit."))
-        missing = [e for e in entries if e.checked_in_at is None] if any(e.checked_in_at for e in entries) else []
-        if missing and absent == "withdraw":
-            Entry.objects.filter(pk__in=[e.pk for e in missing]).update(status=Entry.Status.WITHDRAWN, seed=None)
-            entries = [e for e in entries if e.checked_in_at is not None]
-            audit(actor=actor, action="entries.absent_withdrawn", tournament=tournament,
-                  target=f"tournament:{tournament.pk}", data={"entries": [e.name for e in missing]})
-        if tournament.options.get("hand_limit_tie") == "draw":
-            raise ServiceError.one("options.hand_limit_tie", _("An elimination cannot end a match in a draw."))
-        order, random_seed = seeded_entries(entries, seeding, random_seed)
-        stage = Stage.objects.create(tournament=tournament, number=(tournament.stages.count() + 1),
-                                     name="", status=Stage.Status.RUNNING, seeding=seeding,
-                                     random_seed=random_seed, third_place=third_place, format=format,
-                                     grand_final=grand_final)
-        build_elimination(stage, order)
-        tournament.status = Tournament.Status.RUNNING
-        tournament.save(update_fields=["status", "updated_at"])
-        if missing and absent == "forfeit":
-            absent_ids = {e.pk for e in missing}
-            for match in stage.matches.filter(status=Match.Status.READY).order_by("position"):
-                sides = [side for side in (0, 1) if match.entry_id(side) in absent_ids]
-                if len(sides) == 1:
-                    match_award(match_id=match.pk, winner_side=1 - sides[0], kind="forfeit", actor=actor,
-                                reason=_("Did not check in."))
-                elif len(sides) == 2:
-                    match_award(match_id=match.pk, winner_side=0, kind="forfeit", actor=actor,
-                                reason=_("Neither side checked in; the higher seed goes on."))
-        audit(actor=actor, action="tournament.start", tournament=tournament, target=f"stage:{stage.pk}",
-              data={"seeding": seeding, "random_seed": random_seed, "order": order, "third_place": third_place,
-                    "format": format})
-        return stage
 
 
 def seeded_entries(entries: list[Entry], seeding: str, random_seed: int | None) -> tuple[list[int], int | None]:
@@ -257,44 +199,6 @@ def match_result_changed(*, match: Match, old_winner_side: int | None, actor: Ac
         _maybe_finish_stage(match.stage, actor)
     match.refresh_from_db()
     return reset
-
-
-def match_award(*, match_id: int, winner_side: int | None, reason: str, actor: Actor, kind: str = "awarded") -> Match:
-    """A director's decision: award the match (forfeit or awarded result) to ``winner_side`` (None: a
-    draw, for formats that allow one). Stored as an adjustment; the match is recomputed from the facts."""
-    from tournaments.models import Adjustment
-    from tournaments.services.hands import settle
-
-    if winner_side not in (0, 1, None):
-        raise ServiceError.one("winner_side", _("The winning side is 0 or 1."))
-    if kind not in ("awarded", "forfeit"):
-        raise ServiceError.one("kind", _("An award is an awarded result or a forfeit."))
-    if not (reason or "").strip():
-        raise ServiceError.one("reason", _("Say why the result is awarded."))
-    with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("stage__tournament").get(pk=match_id)
-        require_organizer(actor, match.stage.tournament)
-        if match.status == Match.Status.FINISHED and match.confirmed_at is not None and match.next_match_id:
-            nxt = Match.objects.get(pk=match.next_match_id)
-            if nxt.hands_played:
-                raise ServiceError.one("match", _("The winner already played on; correct the hands with force instead."))
-        if match.entry0_id is None or match.entry1_id is None:
-            raise ServiceError.one("match", _("This match does not have two entries yet."))
-        if winner_side is None and match.stage.format in (Stage.Format.SINGLE_ELIMINATION,
-                                                         Stage.Format.DOUBLE_ELIMINATION):
-            raise ServiceError.one("winner_side", _("An elimination match needs a winner."))
-        Adjustment.objects.create(tournament=match.stage.tournament, match=match, kind=kind, winner_side=winner_side,
-                                  reason=reason.strip(), created_by=actor.user_or_none)
-        audit(actor=actor, action=f"match.{kind}", tournament=match.stage.tournament, target=f"match:{match.pk}",
-              data={"winner_side": winner_side, "reason": reason})
-        match.confirmed_at = None
-        settled = settle(match, actor)
-        if settled.confirmed_at is None:
-            # The organizer's decision needs no confirmation by the table.
-            from tournaments.services.hands import match_confirm
-
-            return match_confirm(match_id=match.pk, actor=actor)
-        return settled
 
 
 def after_result(*, match: Match, actor: Actor) -> None:

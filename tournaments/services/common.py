@@ -1,4 +1,5 @@
-"""What every service shares: the actor and the audit log."""
+"""What every service shares: the actor, the audit log, the organizer check, and the match lock with its
+version check (a stale write is refused)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.models import AuditEntry, Tournament
+from django.utils.translation import gettext as _
+
+from tournaments.errors import NotAllowed, ServiceError, StaleVersion
+from tournaments.models import AuditEntry, Match, Tournament
+from tournaments.permissions import is_organizer
 
 
 @dataclass(frozen=True)
@@ -28,3 +33,33 @@ def audit(*, actor: Actor, action: str, tournament: Tournament | None, target: s
           data: Mapping[str, Any] | None = None) -> None:
     AuditEntry.objects.create(tournament=tournament, actor=actor.user_or_none, via=actor.via, action=action,
                               target=target, data=dict(data or {}))
+
+
+def require_organizer(actor: Actor, tournament: Tournament) -> None:
+    if not is_organizer(actor.user, tournament):
+        raise NotAllowed(_("Only an organizer of this tournament may do this."))
+
+
+def match_snapshot(match: Match) -> dict[str, Any]:
+    """The public state of a match, as the API and 409 answers show it."""
+    return {
+        "id": match.pk,
+        "version": match.version,
+        "status": match.status,
+        "hands_played": match.hands_played,
+        "state": match.state or None,
+        "winner_side": match.winner_side,
+    }
+
+
+def lock_match(match_id: int) -> Match:
+    """The match, locked for the rest of the transaction (with its stage and tournament)."""
+    return Match.objects.select_for_update().select_related("stage__tournament").get(pk=match_id)
+
+
+def check_version(match: Match, version: Any) -> None:
+    """Refuse a write sent for another version of the match (a stale screen): 409 with the current state."""
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ServiceError.one("version", _("Send the match's current version (a whole number) with every change."))
+    if version != match.version:
+        raise StaleVersion(match_snapshot(match))

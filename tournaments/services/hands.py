@@ -18,54 +18,22 @@ from django.utils.translation import gettext as _
 from config.i18n import core_lang
 from scoring.api import score_hand_request
 from scoring.errors import ScoringInputError
-from scoring.rules import SCORING_OPTIONS, split_options
-from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
+from scoring.partnership import MatchState, match_winner_at_limit
+from scoring.rules import scoring_rules, split_options
+from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError
 from tournaments.models import (
     PARTNERSHIP_VARIANTS,
+    Adjustment,
     HandRecord,
     Match,
     Tournament,
 )
-from tournaments.services.common import Actor, audit
+from tournaments.permissions import is_organizer
+from tournaments.services.bracket import after_result, dependent_matches, match_finished, match_result_changed
+from tournaments.services.common import Actor, audit, check_version, lock_match
 
 FIRST_LEVEL = {"tractor": "2", "chaodi": "3"}
 SUITS = ("S", "H", "C", "D")
-
-
-# --------------------------------------------------------------------------- rule options
-
-def options_validate(*, variant: str, options: Mapping[str, Any] | None, decks: int = 2,
-                     players: int = 4) -> dict[str, Any]:
-    """Check a combined options mapping (engine and scoring options, split by name)."""
-    from gameplay.errors import GameplayError
-    from gameplay.rulesets import ENGINE_OPTIONS, ruleset
-    from scoring.rules import scoring_rules
-
-    options = dict(options or {})
-    errors: dict[str, list[str]] = {}
-    for name in options:
-        if name not in SCORING_OPTIONS and name not in ENGINE_OPTIONS:
-            errors.setdefault(f"options.{name}", []).append(_("Unknown rule option."))
-    scoring_part, engine_part = split_options(options)
-    engine_part = {k: v for k, v in engine_part.items() if k in ENGINE_OPTIONS}
-    kwargs: dict[str, Any] = {}
-    if variant == "red-five":
-        kwargs["decks"] = decks
-    if variant == "yongzhou-300":
-        kwargs["players"] = players
-    try:
-        scoring_rules(variant, scoring_part, lang=core_lang(), **kwargs)
-    except ScoringInputError as exc:
-        for field, messages in exc.field_errors.items():
-            errors.setdefault(field, []).extend(messages)
-    try:
-        ruleset(variant, engine_part, **kwargs)
-    except GameplayError as exc:
-        field = getattr(exc, "field", None) or "options"
-        errors.setdefault(field, []).append(exc.message(core_lang()) if hasattr(exc, "message") else str(exc))
-    if errors:
-        raise ServiceError(errors)
-    return options
 
 
 # --------------------------------------------------------------------------- match state
@@ -137,8 +105,6 @@ def match_result(match: Match, replay: Replay) -> tuple[int | None, bool]:
     """The match's result from the raw facts: an awarded result or forfeit (the latest adjustment)
     wins over the hands; else the hands (target reached, hand limit); else a time limit called by
     the organizer (higher level wins; equal levels by the ``hand_limit_tie`` option)."""
-    from tournaments.models import Adjustment
-
     award = (Adjustment.objects.filter(match=match, kind__in=["awarded", "forfeit"]).order_by("-created_at", "-id")
              .first())
     if award is not None:
@@ -146,9 +112,6 @@ def match_result(match: Match, replay: Replay) -> tuple[int | None, bool]:
     if replay.winner_side is not None or replay.drawn:
         return replay.winner_side, replay.drawn
     if match.time_called_at and replay.state and replay.dealers:
-        from scoring.partnership import MatchState, match_winner_at_limit
-        from scoring.rules import scoring_rules
-
         tournament = match.stage.tournament
         rules = scoring_rules(tournament.variant, split_options(tournament.options or {})[0])
         levels = tuple(replay.state["levels"])
@@ -163,29 +126,6 @@ def match_result(match: Match, replay: Replay) -> tuple[int | None, bool]:
 def final_winner(match: Match) -> int | None:
     """The winner as far as brackets, pairings and standings are concerned: only a confirmed result."""
     return match.winner_side if match.confirmed_at else None
-
-
-def match_snapshot(match: Match) -> dict[str, Any]:
-    """The public state of a match, as the API and 409 answers show it."""
-    return {
-        "id": match.pk,
-        "version": match.version,
-        "status": match.status,
-        "hands_played": match.hands_played,
-        "state": match.state or None,
-        "winner_side": match.winner_side,
-    }
-
-
-def _lock(match_id: int) -> Match:
-    return Match.objects.select_for_update().select_related("stage__tournament").get(pk=match_id)
-
-
-def _check_version(match: Match, version: Any) -> None:
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise ServiceError.one("version", _("Send the match's current version (a whole number) with every change."))
-    if version != match.version:
-        raise StaleVersion(match_snapshot(match))
 
 
 def _check_playable(match: Match, *, correcting: bool = False) -> None:
@@ -231,8 +171,6 @@ def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord], act
 def settle(match: Match, actor: Actor) -> Match:
     """Recompute a (locked) match from its hands and adjustments and carry a changed final result
     on into the bracket."""
-    from tournaments.services.bracket import match_result_changed
-
     hands = list(match.hands.order_by("number"))
     old_final = final_winner(match)
     replay = replay_hands(match.stage.tournament, hands[0].dealer if hands else None, [h.outcome for h in hands])
@@ -275,8 +213,8 @@ def hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, acto
     if not isinstance(outcome, Mapping):
         raise ServiceError.one("outcome", _("The hand's figures must be an object."))
     with transaction.atomic():
-        match = _lock(match_id)
-        _check_version(match, version)
+        match = lock_match(match_id)
+        check_version(match, version)
         _check_playable(match)
         tournament = match.stage.tournament
         if tournament.variant not in PARTNERSHIP_VARIANTS:
@@ -313,16 +251,12 @@ def hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, acto
               data={"number": hand.number, "outcome": hand.outcome, "dealer": hand.dealer, "trump": trump_code,
                     "result": hand.result})
         if final_winner(match) is not None and previous_final is None:
-            from tournaments.services.bracket import match_finished
-
             match_finished(match=match, actor=actor)
         return HandOutcome(hand, replay.results[-1], match)
 
 
 def _descendants_played(match: Match) -> list[Match]:
     """Later matches fed by this match's result that already have hands or a result."""
-    from tournaments.services.bracket import dependent_matches
-
     return [m for m in dependent_matches(match) if m.hands_played or m.status == Match.Status.FINISHED]
 
 
@@ -338,8 +272,6 @@ def _rewrite(*, match: Match, hands: list[HandRecord], outcomes: list[dict[str, 
         played = _descendants_played(match)
         if played:
             names = [m.key for m in played]
-            from tournaments.permissions import is_organizer
-
             if not force:
                 raise CorrectionRefused(
                     _("This change would alter the result of a finished match whose winner already played on "
@@ -353,8 +285,6 @@ def _rewrite(*, match: Match, hands: list[HandRecord], outcomes: list[dict[str, 
                 _("Forced correction: the later matches %(matches)s were reset and their hands removed.")
                 % {"matches": ", ".join(names)},
             )
-    from tournaments.services.bracket import match_result_changed
-
     for hand in hands[len(outcomes):]:
         hand.delete()
     hands = hands[: len(outcomes)]
@@ -375,8 +305,8 @@ def hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], vers
     if not isinstance(outcome, Mapping):
         raise ServiceError.one("outcome", _("The hand's figures must be an object."))
     with transaction.atomic():
-        match = _lock(match_id)
-        _check_version(match, version)
+        match = lock_match(match_id)
+        check_version(match, version)
         _check_playable(match, correcting=True)
         hands = list(match.hands.order_by("number"))
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
@@ -409,8 +339,8 @@ def hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], vers
 def hand_undo(*, match_id: int, version: Any, actor: Actor, force: bool = False) -> Match:
     """Remove the last hand of a match."""
     with transaction.atomic():
-        match = _lock(match_id)
-        _check_version(match, version)
+        match = lock_match(match_id)
+        check_version(match, version)
         _check_playable(match, correcting=True)
         hands = list(match.hands.order_by("number"))
         if not hands:
@@ -426,11 +356,8 @@ def hand_undo(*, match_id: int, version: Any, actor: Actor, force: bool = False)
 def match_confirm(*, match_id: int, actor: Actor, side: int | None = None) -> Match:
     """Confirm a finished match's result: by the losing side's confirmation link (``side``) or an
     organizer. Brackets advance, and pairings and standings count the result, once it is confirmed."""
-    from tournaments.permissions import is_organizer
-    from tournaments.services.bracket import match_finished
-
     with transaction.atomic():
-        match = _lock(match_id)
+        match = lock_match(match_id)
         if match.status != Match.Status.FINISHED:
             raise ServiceError.one("match", _("Only a finished match can be confirmed."))
         if match.confirmed_at is not None:
@@ -453,8 +380,6 @@ def match_confirm(*, match_id: int, actor: Actor, side: int | None = None) -> Ma
         if match.winner_side is not None:
             match_finished(match=match, actor=actor)
         else:
-            from tournaments.services.bracket import after_result
-
             after_result(match=match, actor=actor)
         return match
 
@@ -462,11 +387,9 @@ def match_confirm(*, match_id: int, actor: Actor, side: int | None = None) -> Ma
 def match_call_time(*, match_id: int, version: Any, actor: Actor) -> Match:
     """An organizer calls time on a match (time limit, RULES.md §7): the side at the higher level
     wins; on equal levels the ``hand_limit_tie`` option decides (dealer side of the last hand, or a draw)."""
-    from tournaments.permissions import is_organizer
-
     with transaction.atomic():
-        match = _lock(match_id)
-        _check_version(match, version)
+        match = lock_match(match_id)
+        check_version(match, version)
         _check_playable(match)
         if not is_organizer(actor.user, match.stage.tournament):
             raise NotAllowed(_("Only an organizer can call time."))

@@ -8,13 +8,13 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
 from django.utils.translation import gettext as _
 
-from tournaments.errors import NotAllowed, ServiceError
-from tournaments.models import Entry, Player, Team, Tournament, Variant
-from tournaments.permissions import is_organizer
-from tournaments.services.common import Actor, audit
-from tournaments.services.hands import options_validate
+from tournaments.errors import ServiceError
+from tournaments.models import Entry, Match, Player, Team, Tournament, Variant
+from tournaments.services.common import Actor, audit, require_organizer
+from tournaments.services.options import options_validate
 
 STATUS_FLOW: dict[str, set[str]] = {
     Tournament.Status.DRAFT: {Tournament.Status.REGISTRATION},
@@ -22,11 +22,6 @@ STATUS_FLOW: dict[str, set[str]] = {
     Tournament.Status.RUNNING: {Tournament.Status.FINISHED},
     Tournament.Status.FINISHED: set(),
 }
-
-
-def require_organizer(actor: Actor, tournament: Tournament) -> None:
-    if not is_organizer(actor.user, tournament):
-        raise NotAllowed(_("Only an organizer of this tournament may do this."))
 
 
 def _clean_name(value: Any, field: str = "name", max_length: int = 100) -> str:
@@ -85,6 +80,56 @@ def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", option
         return tournament
 
 
+
+def player_update(*, player: Player, actor: Actor, **changes: Any) -> Player:
+    """Change a player's name, club, contact or rating (the API lets staff do it)."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if "name" in changes:
+            changes["name"] = _clean_name(changes["name"])
+        for key, value in changes.items():
+            setattr(player, key, value)
+        player.save()
+        audit(actor=actor, action="player.update", tournament=None, target=f"player:{player.pk}",
+              data={k: str(v) for k, v in changes.items()})
+        return player
+
+
+def player_delete(*, player: Player, actor: Actor) -> None:
+    """Delete a player who is in no team and no entry (else a ServiceError on ``id``)."""
+    with transaction.atomic():
+        pk, name = player.pk, player.name
+        try:
+            with transaction.atomic():
+                player.delete()
+        except ProtectedError as exc:
+            raise ServiceError.one("id", _("This player is in a team or an entry.")) from exc
+        audit(actor=actor, action="player.delete", tournament=None, target=f"player:{pk}", data={"name": name})
+
+
+def team_update(*, team: Team, actor: Actor, **changes: Any) -> Team:
+    """Change a team's name, players, club or rating (the API lets staff do it)."""
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=team.pk)
+        if "name" in changes:
+            changes["name"] = _clean_name(changes["name"])
+        for key, value in changes.items():
+            setattr(team, key, value)
+        if team.player1_id == team.player2_id:
+            raise ServiceError.one("player2", _("A team needs two different players."))
+        team.save()
+        audit(actor=actor, action="team.update", tournament=None, target=f"team:{team.pk}",
+              data={k: str(getattr(v, "pk", v)) for k, v in changes.items()})
+        return team
+
+
+def team_delete(*, team: Team, actor: Actor) -> None:
+    """Delete a team (its entries go with it, as the database says)."""
+    with transaction.atomic():
+        pk, name = team.pk, team.name
+        team.delete()
+        audit(actor=actor, action="team.delete", tournament=None, target=f"team:{pk}", data={"name": name})
+
 EDITABLE = ("name", "venue", "starts_on", "ends_on", "is_public", "options", "require_confirmation")
 
 
@@ -114,6 +159,19 @@ def tournament_update(*, tournament: Tournament, actor: Actor, **changes: Any) -
         return tournament
 
 
+def tournament_delete(*, tournament: Tournament, actor: Actor) -> None:
+    """Delete a draft tournament. Its own audit log goes with it, so the deletion is logged without one."""
+    require_organizer(actor, tournament)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.status != Tournament.Status.DRAFT:
+            raise ServiceError.one("status", _("Only a draft tournament can be deleted."))
+        pk, name = tournament.pk, tournament.name
+        tournament.delete()
+        audit(actor=actor, action="tournament.delete", tournament=None, target=f"tournament:{pk}",
+              data={"name": name})
+
+
 def tournament_set_status(*, tournament: Tournament, status: str, actor: Actor) -> Tournament:
     """Draft ⇄ registration, running → finished. Starting is :func:`tournament_start`."""
     require_organizer(actor, tournament)
@@ -123,8 +181,6 @@ def tournament_set_status(*, tournament: Tournament, status: str, actor: Actor) 
             raise ServiceError.one("status", _("A tournament cannot go from %(a)s to %(b)s here.")
                                    % {"a": tournament.status, "b": status})
         if status == Tournament.Status.FINISHED:
-            from tournaments.models import Match
-
             open_matches = Match.objects.filter(stage__tournament=tournament).exclude(
                 status__in=[Match.Status.FINISHED, Match.Status.VOID]).count()
             if open_matches:

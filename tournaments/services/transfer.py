@@ -5,12 +5,13 @@ standings as CSV."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,8 +28,8 @@ from tournaments.models import (
     Team,
     Tournament,
 )
-from tournaments.services.common import Actor, audit
-from tournaments.services.setup import require_organizer
+from tournaments.services.common import Actor, audit, require_organizer
+from tournaments.services.options import options_validate
 
 EXPORT_FORMAT = "shengji-tournament"
 EXPORT_VERSION = 1
@@ -280,9 +281,6 @@ def _need(data: Mapping[str, Any], key: str, path: str, kind: type | tuple[type,
 def tournament_import(*, data: Any, owner: Any) -> Tournament:
     """Create a tournament from :func:`tournament_export` data (players and teams of the same name and
     club are reused). Everything or nothing is written; bad data names the field."""
-    import datetime as dt
-
-    from tournaments.services.hands import options_validate
 
     if not isinstance(data, Mapping):
         raise ServiceError.one("file", _("The document is not a JSON object."))
@@ -379,7 +377,6 @@ def tournament_import(*, data: Any, owner: Any) -> Tournament:
     except (KeyError, TypeError, ValueError) as exc:
         raise ServiceError.one("file", _("The document is incomplete or malformed: %(e)s") % {"e": exc}) from exc
     except Exception as exc:  # integrity errors and the like: nothing was written
-        from django.db import DatabaseError
 
         if isinstance(exc, DatabaseError):
             raise ServiceError.one("file", _("The document contradicts itself: %(e)s") % {"e": exc}) from exc

@@ -1,4 +1,4 @@
-"""Reads the pages need beyond :mod:`tournaments.selectors` (kept apart so the pages own them)."""
+"""Reads the pages need beyond the shared match and standings reads (kept apart so the pages own them)."""
 
 from __future__ import annotations
 

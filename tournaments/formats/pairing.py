@@ -1,6 +1,6 @@
 """Swiss pairing, round robin (Berger tables) and qualification, as pure data.
 
-This module is plain Python (no Django import), in the style of :mod:`tournaments.brackets`: entries
+This module is plain Python (no Django import), in the style of :mod:`tournaments.formats.brackets`: entries
 are opaque hashable ids (team primary keys, say); the models and services store what it computes.
 
 Swiss
@@ -55,7 +55,7 @@ over a cycle). A second cycle (``cycles=2``) repeats the first with the sides sw
 
 Qualification
 -------------
-:func:`qualifiers` takes the top N rows of a standings list (``tournaments.tiebreaks`` rows, or
+:func:`qualifiers` takes the top N rows of a standings list (``tournaments.formats.tiebreaks`` rows, or
 anything with ``entry`` and ``rank``) for an elimination stage, in standings order (the seed order of
 the elimination). Ties are already broken by the stage's tiebreak order; entries still sharing a rank
 across the cut are reported, and the ``ties`` policy says what happens to them.
@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from tournaments.tiebreaks import MatchResult
+    from tournaments.formats.tiebreaks import MatchResult
 
 __all__ = [
     "PairingError",
@@ -346,14 +346,14 @@ def swiss_entries(
     forfeits_are_meetings: bool = False,
 ) -> list[SwissEntry[T]]:
     """The :class:`SwissEntry` records for the next round from the final results so far (the
-    ``tournaments.tiebreaks`` :class:`~tournaments.tiebreaks.MatchResult` records, in round order, and
+    ``tournaments.formats.tiebreaks`` :class:`~tournaments.formats.tiebreaks.MatchResult` records, in round order, and
     one item of ``byes`` per bye given), in the order of ``entries`` (pass them in seed order).
 
     Score: win 1, draw ½, bye 1, forfeit win 1. A forfeited match was not played: the two may meet
     later (unless ``forfeits_are_meetings``), it gives no side, and — as in the FIDE rules — a forfeit
     win counts as a bye for who gets the next bye (points without playing).
 
-    >>> from tournaments.tiebreaks import MatchResult
+    >>> from tournaments.formats.tiebreaks import MatchResult
     >>> es = swiss_entries("ABC", [MatchResult(("A", "B"), 1), MatchResult(("C", "A"), 0, forfeit=True)], byes="C")
     >>> [(e.id, e.score, sorted(e.opponents), e.byes, e.sides) for e in es]
     [('A', 0.0, ['B'], 0, (0,)), ('B', 1.0, ['A'], 0, (1,)), ('C', 2.0, [], 2, ())]
@@ -505,7 +505,7 @@ T_co = TypeVar("T_co", covariant=True)
 
 
 class Ranked(Protocol[T_co]):
-    """A standings row: ``tournaments.tiebreaks.StandingRow`` has these."""
+    """A standings row: ``tournaments.formats.tiebreaks.StandingRow`` has these."""
 
     @property
     def entry(self) -> T_co: ...

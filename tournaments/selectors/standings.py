@@ -1,66 +1,16 @@
-"""Reads: standings, the bracket as a tree, tables in play, match histories — with a bounded number
-of queries whatever the tournament's size."""
+"""Standings: of an elimination (places by the round reached), of a stage in its format's metric with its
+ordered tiebreaks, and the final results the pure tiebreaks and pairings are fed with."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.i18n import core_lang
-from tournaments.brackets import round_name
-from tournaments.models import Entry, HandRecord, Match, Stage, Tournament
-from tournaments.permissions import can_view
-
-LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-
-
-def level_index(level: str | None) -> int:
-    return LEVELS.index(level) if level in LEVELS else 0
-
-
-def tournaments_visible(user: Any) -> QuerySet[Tournament]:
-    qs = Tournament.objects.select_related("owner")
-    if getattr(user, "is_superuser", False):
-        return qs
-    if getattr(user, "is_authenticated", False):
-        from django.db.models import Q
-
-        return qs.filter(Q(is_public=True) | Q(owner=user) | Q(organizers=user) | Q(scorers=user)).distinct()
-    return qs.filter(is_public=True)
-
-
-def tournament_get_for_viewer(*, pk: int, user: Any) -> Tournament | None:
-    tournament = Tournament.objects.select_related("owner").filter(pk=pk).first()
-    if tournament is None or not can_view(user, tournament):
-        return None
-    return tournament
-
-
-def matches_of(tournament: Tournament) -> QuerySet[Match]:
-    return (Match.objects.filter(stage__tournament=tournament)
-            .select_related("round", "stage", "entry0__team", "entry0__player", "entry1__team", "entry1__player")
-            .order_by("stage__number", "round__number", "position"))
-
-
-def round_label(name: str) -> str:
-    """A stored round name ``code:number`` (``final:0``, ``round-of:16``) in the active language;
-    other names (Swiss "Round 3") are shown as they are."""
-    code, _sep, number = name.partition(":")
-    if code == "round" and number.isdigit():
-        return _("Round %(n)s") % {"n": number}
-    try:
-        return round_name(code, int(number or 0), core_lang())
-    except (KeyError, ValueError):
-        return name
-
-
-def is_final(match: Match) -> bool:
-    """A result counts (brackets, pairings, standings) once it is finished and confirmed."""
-    return match.status == Match.Status.FINISHED and match.confirmed_at is not None
+from tournaments.formats import tiebreaks
+from tournaments.models import Adjustment, Entry, Match, Stage, Tournament
+from tournaments.selectors.matches import is_final, level_index
 
 
 @dataclass
@@ -168,61 +118,6 @@ def _standing_key(row: StandingRow) -> tuple[Any, ...]:
     return (place, -row.reached, -row.wins, -row.level_difference)
 
 
-def bracket_tree(stage: Stage) -> list[dict[str, Any]]:
-    """The bracket's rounds as columns of matches (byes are shown as entries already in round 2)."""
-    matches = list(stage.matches.select_related("round", "entry0__team", "entry0__player", "entry1__team",
-                                                "entry1__player").order_by("round__number", "position"))
-    columns: dict[int, dict[str, Any]] = {}
-    third: list[Match] = []
-    for m in matches:
-        if m.key == "3P":
-            third.append(m)
-            continue
-        col = columns.setdefault(m.round.number, {"number": m.round.number, "name": round_label(m.round.name),
-                                                  "matches": []})
-        col["matches"].append(m)
-    out = [columns[k] for k in sorted(columns)]
-    if third:
-        out.append({"number": 0, "name": round_label("third-place"), "matches": third})
-    return out
-
-
-def current_tables(tournament: Tournament) -> list[Match]:
-    return list(matches_of(tournament).filter(status__in=[Match.Status.READY, Match.Status.PLAYING])
-                .order_by("table", "position"))
-
-
-def match_detail(match_id: int) -> Match | None:
-    return (Match.objects.select_related("stage__tournament", "round", "entry0__team__player1", "entry0__team__player2",
-                                         "entry1__team__player1", "entry1__team__player2")
-            .prefetch_related(Prefetch("hands", queryset=HandRecord.objects.order_by("number")
-                                       .select_related("entered_by")))
-            .filter(pk=match_id).first())
-
-
-def seat_names(match: Match) -> list[str]:
-    """The four seats in play order: side 0 sits in seats 0 and 2, side 1 in seats 1 and 3."""
-    names = ["—"] * 4
-    for side in (0, 1):
-        entry = match.entry(side)
-        if entry is not None and entry.team_id:
-            names[side] = entry.team.player1.name  # type: ignore[union-attr]
-            names[side + 2] = entry.team.player2.name  # type: ignore[union-attr]
-    return names
-
-
-def next_dealer_preview(match: Match) -> dict[str, Any] | None:
-    """What the table page shows before a hand: dealer, whose level is played."""
-    state = match.state or {}
-    if not state:
-        return None
-    dealer = int(state["dealer"])
-    side = dealer % 2
-    return {"dealer": dealer, "dealer_side": side, "level": state["levels"][side],
-            "label": _("Seat %(seat)s deals; side %(side)s plays its level %(level)s.")
-            % {"seat": dealer, "side": side, "level": state["levels"][side]}}
-
-
 @dataclass
 class TableRow:
     """One row of a stage's standings: rank (shared on a tie), the entry, and every column's value."""
@@ -260,8 +155,6 @@ COLUMN_LABELS = {
 
 def stage_standings(stage: Stage) -> StandingsTable:
     """The standings of one stage in its format's metric with its ordered tiebreaks."""
-    from tournaments import tiebreaks
-    from tournaments.services.formats import match_results, table_results
 
     tournament = stage.tournament
     if stage.format in (Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION):
@@ -300,3 +193,45 @@ def tournament_standings(tournament: Tournament) -> list[StandingsTable]:
     """Every started stage's standings, the latest stage first."""
     stages = tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-number")
     return [stage_standings(stage) for stage in stages]
+
+
+def match_results(stage: Stage) -> tuple[list[tiebreaks.MatchResult[int]], list[int]]:
+    """Final results of a stage's matches (in round order) and its byes, for pairing and standings."""
+
+    forfeits = set(Adjustment.objects.filter(match__stage=stage, kind="forfeit").values_list("match_id", flat=True))
+    results: list[tiebreaks.MatchResult[int]] = []
+    byes: list[int] = []
+    for m in stage.matches.select_related("round").order_by("round__number", "position"):
+        if m.status == Match.Status.BYE and m.entry0_id:
+            byes.append(m.entry0_id)
+            continue
+        if m.status != Match.Status.FINISHED or m.confirmed_at is None or not (m.entry0_id and m.entry1_id):
+            continue
+        levels = (m.state or {}).get("levels") or ["2", "2"]
+        results.append(tiebreaks.MatchResult(
+            sides=(m.entry0_id, m.entry1_id), winner=None if m.is_draw else m.winner_side,
+            level_gap=level_index(levels[0]) - level_index(levels[1]), forfeit=m.pk in forfeits))
+    return results, byes
+
+
+def outstanding(stage: Stage) -> list[Match]:
+    """Matches of the current round still without a final (confirmed) result."""
+    return list(stage.matches.select_related("round").exclude(status__in=[Match.Status.BYE, Match.Status.VOID])
+                .filter(confirmed_at__isnull=True).order_by("round__number", "position"))
+
+
+def table_results(stage: Stage) -> tuple[list[tiebreaks.TableResult[int]], list[int]]:
+    """Finished (final) tables and sit-outs of a stage of table rounds, for the standings."""
+    out: list[tiebreaks.TableResult[int]] = []
+    for m in stage.matches.prefetch_related("seats", "hands").filter(status=Match.Status.FINISHED,
+                                                                       confirmed_at__isnull=False):
+        seats = sorted(m.seats.all(), key=lambda s: s.seat)
+        totals = (m.state or {}).get("totals") or [0] * len(seats)
+        won = [0] * len(seats)
+        for h in m.hands.all():
+            values = h.result.get("game_points") or h.result.get("net") or []
+            for i, v in enumerate(values):
+                won[i] += int(v > 0)
+        out.append(tiebreaks.TableResult(tuple(s.entry_id for s in seats), tuple(int(t) for t in totals), tuple(won)))
+    sit_outs = [e for ids in (stage.settings.get("sit_outs") or {}).values() for e in ids]
+    return out, sit_outs

@@ -1,6 +1,6 @@
 """Individual table rounds for ``red-five`` and ``yongzhou-300``: who sits where, as pure data.
 
-This module is plain Python (no Django import), in the style of :mod:`tournaments.brackets`: players
+This module is plain Python (no Django import), in the style of :mod:`tournaments.formats.brackets`: players
 are opaque hashable ids; the services store the drawn :class:`TableRound` and pass the stored rounds
 back as ``previous`` for the next draw.
 
@@ -18,7 +18,7 @@ Sit-outs
 --------
 Who sits out is chosen among the players with the fewest sit-outs so far (so nobody sits out twice
 before everyone present sat out once), then those who sat out longest ago (never first), then by
-the random draw. A sit-out scores nothing for the round (see ``tournaments.tiebreaks``).
+the random draw. A sit-out scores nothing for the round (see ``tournaments.formats.tiebreaks``).
 
 The draw
 --------

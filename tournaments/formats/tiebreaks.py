@@ -1,6 +1,6 @@
 """Standings with an ordered, configurable list of tiebreaks, as pure data.
 
-This module is plain Python (no Django import), in the style of :mod:`tournaments.brackets`: entries
+This module is plain Python (no Django import), in the style of :mod:`tournaments.formats.brackets`: entries
 are opaque hashable ids; the services pass the final results of a stage and show the rows.
 
 Partnership stages (Swiss, round robin)

@@ -1,0 +1,100 @@
+"""Reads of tournaments and their matches: what a visitor may see, one match, its seats, the bracket tree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from tournaments.labels import round_label
+from tournaments.models import HandRecord, Match, Stage, Tournament
+from tournaments.permissions import can_view
+
+LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def level_index(level: str | None) -> int:
+    return LEVELS.index(level) if level in LEVELS else 0
+
+
+def tournaments_visible(user: Any) -> QuerySet[Tournament]:
+    qs = Tournament.objects.select_related("owner")
+    if getattr(user, "is_superuser", False):
+        return qs
+    if getattr(user, "is_authenticated", False):
+        return qs.filter(Q(is_public=True) | Q(owner=user) | Q(organizers=user) | Q(scorers=user)).distinct()
+    return qs.filter(is_public=True)
+
+
+def tournament_get_for_viewer(*, pk: int, user: Any) -> Tournament | None:
+    tournament = Tournament.objects.select_related("owner").filter(pk=pk).first()
+    if tournament is None or not can_view(user, tournament):
+        return None
+    return tournament
+
+
+def matches_of(tournament: Tournament) -> QuerySet[Match]:
+    return (Match.objects.filter(stage__tournament=tournament)
+            .select_related("round", "stage", "entry0__team", "entry0__player", "entry1__team", "entry1__player")
+            .order_by("stage__number", "round__number", "position"))
+
+
+def is_final(match: Match) -> bool:
+    """A result counts (brackets, pairings, standings) once it is finished and confirmed."""
+    return match.status == Match.Status.FINISHED and match.confirmed_at is not None
+
+
+def bracket_tree(stage: Stage) -> list[dict[str, Any]]:
+    """The bracket's rounds as columns of matches (byes are shown as entries already in round 2)."""
+    matches = list(stage.matches.select_related("round", "entry0__team", "entry0__player", "entry1__team",
+                                                "entry1__player").order_by("round__number", "position"))
+    columns: dict[int, dict[str, Any]] = {}
+    third: list[Match] = []
+    for m in matches:
+        if m.key == "3P":
+            third.append(m)
+            continue
+        col = columns.setdefault(m.round.number, {"number": m.round.number, "name": round_label(m.round.name),
+                                                  "matches": []})
+        col["matches"].append(m)
+    out = [columns[k] for k in sorted(columns)]
+    if third:
+        out.append({"number": 0, "name": round_label("third-place"), "matches": third})
+    return out
+
+
+def current_tables(tournament: Tournament) -> list[Match]:
+    return list(matches_of(tournament).filter(status__in=[Match.Status.READY, Match.Status.PLAYING])
+                .order_by("table", "position"))
+
+
+def match_detail(match_id: int) -> Match | None:
+    return (Match.objects.select_related("stage__tournament", "round", "entry0__team__player1", "entry0__team__player2",
+                                         "entry1__team__player1", "entry1__team__player2")
+            .prefetch_related(Prefetch("hands", queryset=HandRecord.objects.order_by("number")
+                                       .select_related("entered_by")))
+            .filter(pk=match_id).first())
+
+
+def seat_names(match: Match) -> list[str]:
+    """The four seats in play order: side 0 sits in seats 0 and 2, side 1 in seats 1 and 3."""
+    names = ["—"] * 4
+    for side in (0, 1):
+        entry = match.entry(side)
+        if entry is not None and entry.team_id:
+            names[side] = entry.team.player1.name  # type: ignore[union-attr]
+            names[side + 2] = entry.team.player2.name  # type: ignore[union-attr]
+    return names
+
+
+def next_dealer_preview(match: Match) -> dict[str, Any] | None:
+    """What the table page shows before a hand: dealer, whose level is played."""
+    state = match.state or {}
+    if not state:
+        return None
+    dealer = int(state["dealer"])
+    side = dealer % 2
+    return {"dealer": dealer, "dealer_side": side, "level": state["levels"][side],
+            "label": _("Seat %(seat)s deals; side %(side)s plays its level %(level)s.")
+            % {"seat": dealer, "side": side, "level": state["levels"][side]}}

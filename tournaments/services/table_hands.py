@@ -1,0 +1,170 @@
+"""Hands at an individual table (red five, Yongzhou): record, undo and correct, scored by the scoring core;
+a finished table finishes its round's stage when all are done."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.i18n import core_lang
+from scoring.api import score_hand_request
+from scoring.errors import ScoringInputError
+from scoring.rules import split_options
+from tournaments.errors import ServiceError
+from tournaments.models import HandRecord, Match, Stage, Tournament
+from tournaments.services.bracket import after_result
+from tournaments.services.common import Actor, audit, check_version, lock_match
+from tournaments.services.hands import HandOutcome
+from tournaments.services.stages import INDIVIDUAL_DEFAULT_HANDS
+
+
+def table_hand_payload(match: Match, outcome: Mapping[str, Any]) -> dict[str, Any]:
+    """The scoring request for one hand at an individual table."""
+    tournament = match.stage.tournament
+    payload: dict[str, Any] = {"variant": tournament.variant, "options": split_options(tournament.options or {})[0],
+                               "outcome": dict(outcome)}
+    if tournament.variant == "red-five":
+        payload["decks"] = tournament.decks
+    else:
+        payload["players"] = int((match.state or {}).get("players") or tournament.players_per_table)
+    return payload
+
+
+def table_hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, actor: Actor) -> Any:
+    """Record one hand at an individual table through scoring; the table is finished after the
+    stage's number of hands."""
+    if not isinstance(outcome, Mapping):
+        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
+    with transaction.atomic():
+        match = lock_match(match_id)
+        check_version(match, version)
+        if match.stage.format != Stage.Format.TABLE_ROUNDS or match.status in (Match.Status.FINISHED,):
+            raise ServiceError.one("match", _("This table is not taking hands."))
+        if match.stage.tournament.status != Tournament.Status.RUNNING:
+            raise ServiceError.one("match", _("The tournament is not running."))
+        try:
+            result = score_hand_request(table_hand_payload(match, outcome), lang=core_lang())
+        except ScoringInputError as exc:
+            raise ServiceError(exc.field_errors) from exc
+        state = dict(match.state or {})
+        if match.stage.tournament.variant == "red-five":
+            dealer = int(outcome["dealer"])
+        else:
+            dealer = int(state.get("dealer", 0))
+            state["dealer"] = result["next_dealer"]
+        totals = list(state.get("totals") or [0] * int(state.get("players") or 4))
+        key = "game_points" if "game_points" in result else "net"
+        totals = [a + b for a, b in zip(totals, result[key], strict=True)]
+        state["totals"] = totals
+        hand = HandRecord.objects.create(match=match, number=match.hands_played + 1, dealer=dealer,
+                                         trump=str(outcome.get("trump") or ""), outcome=dict(outcome), result=result,
+                                         entered_by=actor.user_or_none, entered_via=actor.via)
+        match.hands_played += 1
+        match.state = state
+        match.started_at = match.started_at or timezone.now()
+        if match.hands_played >= (match.stage.hands_per_table or INDIVIDUAL_DEFAULT_HANDS):
+            match.status = Match.Status.FINISHED
+            match.finished_at = timezone.now()
+            if not match.stage.tournament.require_confirmation:
+                match.confirmed_at = match.finished_at
+        else:
+            match.status = Match.Status.PLAYING
+        match.version += 1
+        match.save()
+        audit(actor=actor, action="table.hand", tournament=match.stage.tournament, target=f"match:{match.pk}",
+              data={"number": hand.number, "outcome": hand.outcome, "result": result})
+        if match.status == Match.Status.FINISHED:
+            after_result(match=match, actor=actor)
+        return HandOutcome(hand, result, match)
+
+
+def _table_replay(match: Match, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Score every hand of a table again (raises ServiceError naming the hand)."""
+    results = []
+    for number, outcome in enumerate(outcomes, start=1):
+        try:
+            results.append(score_hand_request(table_hand_payload(match, outcome), lang=core_lang()))
+        except ScoringInputError as exc:
+            raise ServiceError({f"hands.{number}.{k}": v for k, v in exc.field_errors.items()}) from exc
+    return results
+
+
+def _table_rewrite(match: Match, hands: list[Any], outcomes: list[dict[str, Any]], actor: Actor, action: str,
+                   data: dict[str, Any]) -> Match:
+    """Recompute a table from its hands' figures after an undo or a correction."""
+    results = _table_replay(match, outcomes)
+    for hand in hands[len(outcomes):]:
+        hand.delete()
+    state = dict(match.state or {})
+    players = int(state.get("players") or 4)
+    totals = [0] * players
+    dealer = int(state.get("first", 0))
+    for hand, outcome, result in zip(hands, outcomes, results, strict=False):
+        hand.outcome, hand.result = outcome, result
+        if match.stage.tournament.variant == "red-five":
+            hand.dealer = int(outcome["dealer"])
+        else:
+            hand.dealer = dealer
+            dealer = int(result["next_dealer"])
+        hand.save(update_fields=["outcome", "result", "dealer", "updated_at"])
+        key = "game_points" if "game_points" in result else "net"
+        totals = [a + b for a, b in zip(totals, result[key], strict=True)]
+    state["totals"], state["dealer"] = totals, dealer
+    match.state = state
+    match.hands_played = len(outcomes)
+    was_final = match.confirmed_at is not None
+    if match.hands_played >= (match.stage.hands_per_table or INDIVIDUAL_DEFAULT_HANDS):
+        match.status = Match.Status.FINISHED
+        match.finished_at = match.finished_at or timezone.now()
+        if not match.stage.tournament.require_confirmation:
+            match.confirmed_at = match.confirmed_at or match.finished_at
+        else:
+            match.confirmed_at = None
+    else:
+        match.status = Match.Status.PLAYING if outcomes else Match.Status.READY
+        match.finished_at = match.confirmed_at = None
+    match.version += 1
+    match.save()
+    audit(actor=actor, action=action, tournament=match.stage.tournament, target=f"match:{match.pk}", data=data)
+    if was_final or match.confirmed_at:
+        after_result(match=match, actor=actor)
+    return match
+
+
+def table_hand_undo(*, match_id: int, version: Any, actor: Actor) -> Match:
+    """Remove the last hand of an individual table."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        check_version(match, version)
+        hands = list(match.hands.order_by("number"))
+        if match.stage.format != Stage.Format.TABLE_ROUNDS or not hands:
+            raise ServiceError.one("match", _("There is no hand to undo."))
+        outcomes = [dict(h.outcome) for h in hands[:-1]]
+        return _table_rewrite(match, hands, outcomes, actor, "table.undo",
+                              {"number": hands[-1].number, "outcome": hands[-1].outcome})
+
+
+def table_hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], version: Any,
+                       actor: Actor) -> Match:
+    """Correct hand ``number`` of an individual table; the totals are recomputed."""
+    if not isinstance(outcome, Mapping):
+        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
+    with transaction.atomic():
+        match = lock_match(match_id)
+        check_version(match, version)
+        hands = list(match.hands.order_by("number"))
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
+            raise ServiceError.one("number", _("There is no hand %(n)s at this table.") % {"n": number})
+        outcomes = [dict(h.outcome) for h in hands]
+        before = outcomes[number - 1]
+        outcomes[number - 1] = dict(outcome)
+        try:
+            return _table_rewrite(match, hands, outcomes, actor, "table.correct",
+                                  {"number": number, "before": before, "after": dict(outcome)})
+        except ServiceError as exc:
+            prefix = f"hands.{number}."
+            raise ServiceError({k.removeprefix(prefix): v for k, v in exc.field_errors.items()}) from exc
