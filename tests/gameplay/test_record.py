@@ -348,7 +348,7 @@ def test_record_json_round_trip_and_hand_log():
 
 
 def test_replay_page_view_model_accepts_a_recorded_hand():
-    from gameplay.replay_views import replay_context
+    from rules_web.replay_views import replay_context
 
     h = simulated("red-five", {"decks": 2}, 3, 0)
     rec = derive(facts_from_hand(h), tricks_from_hand(h))
