@@ -3,6 +3,8 @@ yongzhou-300's drawn tie for the next dealer (§6.4) in whole hands and in simul
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from gameplay.cards import parse_cards
@@ -93,7 +95,7 @@ def test_chaodi_kitty_as_dealt_is_shown_to_all_later_buries_stay_hidden() -> Non
         assert obs.shown_kitty == dealt_kitty
         taken = [e for e in obs.events if e.kind == "take_kitty"]
         assert len(taken) == 1 and taken[0].cards == dealt_kitty and taken[0].value == "shown"
-    assert [e for e in h.public_events(None) if e.kind == "take_kitty"][0].cards == dealt_kitty
+    assert next(e for e in h.public_events(None) if e.kind == "take_kitty").cards == dealt_kitty
     bury_lowest(h)
     h.overturn(1, c("S8 S8 LJ"))  # 炒底: the overturner takes the buried kitty
     bury_lowest(h)
@@ -154,7 +156,7 @@ def test_yongzhou_untied_hand_has_no_tie_break() -> None:
 
 def test_simulated_yongzhou_hands_are_dealt_from_the_last_winner() -> None:
     recs = simulate_hands("yongzhou-300", 4, 0, YONGZHOU_SESSION + 2, ["heuristic", "random"], players=3)
-    for prev, rec in zip(recs, recs[1:], strict=False):
+    for prev, rec in itertools.pairwise(recs):
         if rec["index"] % YONGZHOU_SESSION == 0:
             assert rec["start_seat"] == 0  # a new session: the first seated player
         else:
