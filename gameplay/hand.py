@@ -398,6 +398,9 @@ class Observation(NamedTuple):
     bid: int | None
     bidder: int | None
     passed: frozenset[int]
+    shown_kitty: tuple[int, ...] | None = None
+    """chaodi: the kitty as dealt, shown to all when the dealer first took it (None before, and in
+    other variants)."""
 
     def team(self, seat: int) -> int:
         """Who plays together: partnership sides; red-five dealer (0) vs defenders (1); yongzhou each alone."""
@@ -413,6 +416,8 @@ def redact(event: Event, seat: int | None) -> Event:
     """``event`` as ``seat`` may see it (None: a spectator)."""
     if event.kind in ("shuffle", "redeal"):
         return event._replace(cards=())
+    if event.kind == "take_kitty" and event.value == "shown":
+        return event  # chaodi: the kitty as dealt is shown to all (RULES §5.2)
     if event.kind in ("deal", "take_kitty", "bury") and event.seat != seat:
         return event._replace(cards=())
     return event
@@ -534,6 +539,8 @@ class Hand:
         self.bid_passed: set[int] = set()
         self.bid_turn: int | None = None
         self.kitty_holder: int | None = None
+        self.shown_kitty: tuple[int, ...] | None = None
+        """chaodi: the kitty as dealt, shown to every player when the dealer first takes it (RULES §5.2)."""
         self.buried_by: int | None = None
         self.overturner_original: int | None = None
         self.overturned_once = False
@@ -1006,19 +1013,25 @@ class Hand:
         if d is None:
             policy = self.rules.option("first_hand_no_declaration" if self.first_hand else "no_declaration")
             if policy == "redeal" and self.redeals < MAX_REDEALS:
-                self.redeals += 1
-                redeals = self.redeals
-                self._start(self._new_deck(), "redeal")
-                self.redeals = redeals
+                self._redeal()
                 return
-            if self.dealer is None:
-                self.dealer = self.start_seat if v != "yongzhou-300" else None
             trump: str | None = None
             if policy == "kitty_card":
                 c = self.kitty[3]
+                if v == "chaodi":
+                    # 翻底 (seed 001): the holder of the other copy deals, at its side's level; with both
+                    # copies in the kitty the dealer stays — a first hand has none yet: redeal.
+                    holder = next((s for s in range(self.n) if self.hands[s][c]), None)
+                    if holder is not None:
+                        self.dealer = holder
+                    elif self.dealer is None and self.redeals < MAX_REDEALS:
+                        self._redeal()
+                        return
                 self.flipped = c
                 if c < 52 and not (v == "chaodi" and code_rank(c) == 2):
                     trump = SUITS[code_suit(c)]
+            if self.dealer is None:
+                self.dealer = self.start_seat if v != "yongzhou-300" else None
             self.trump = trump
         else:
             self.trump = d.suit
@@ -1042,6 +1055,12 @@ class Hand:
         else:
             assert self.dealer is not None
             self._take_kitty(self.dealer)
+
+    def _redeal(self) -> None:
+        self.redeals += 1
+        redeals = self.redeals
+        self._start(self._new_deck(), "redeal")
+        self.redeals = redeals
 
     # ------------------------------------------------------------ bidding (red-five)
 
@@ -1154,7 +1173,11 @@ class Hand:
             h[c] += 1
         self.nleft[seat] += len(self.kitty)
         self.kitty_holder = seat
-        self._append(Event("take_kitty", seat, tuple(self.kitty)))
+        # chaodi (seed 001 "每一局的第一次翻看底牌需要亮出给所有人看"): the kitty as dealt is shown to all
+        shown = self.variant == "chaodi" and self.shown_kitty is None
+        if shown:
+            self.shown_kitty = tuple(self.kitty)
+        self._append(Event("take_kitty", seat, tuple(self.kitty), "shown" if shown else None))
         self.kitty = []
         self.phase = "kitty"
 
@@ -1536,9 +1559,17 @@ class Hand:
             out = {"points": list(self.points)}
             if self.dealer is not None:
                 out["declarer"] = self.dealer
+            best = max(self.points)
+            tied = [s for s, p in enumerate(self.points) if p == best]
+            tie_break = None
+            if len(tied) > 1:
+                # RULES §6.4: a tie for the next dealer is drawn at random — seeded by the deal, so that
+                # a replay of the log draws the same seat.
+                tie_break = tied[random.Random("tie-break:" + ",".join(map(str, self.deck))).randrange(len(tied))]
+                out["tie_break"] = tie_break
             self.outcome = out
             self.result = settle_yongzhou(self.scoring, YongzhouOutcome(points=tuple(self.points),
-                                                                        declarer=self.dealer))
+                                                                        declarer=self.dealer, tie_break=tie_break))
         self._append(Event("scored", None, tuple(self.kitty), json.dumps(self.outcome, sort_keys=True)))
 
     def score_request(self) -> dict[str, Any]:
@@ -1573,7 +1604,7 @@ class Hand:
             tricks_played=len(self.tricks), cards_left=tuple(self.nleft), bid=self.contract,
             winning=self.trick_best_seat if playing else None, winning_key=self.trick_best if playing else None,
             events=tuple(self.public_log),
-            bidder=self.bidder, passed=frozenset(self.bid_passed))
+            bidder=self.bidder, passed=frozenset(self.bid_passed), shown_kitty=self.shown_kitty)
 
     def public_events(self, seat: int | None = None) -> list[Event]:
         """The log as ``seat`` sees it (None: a spectator): other seats' dealt cards, the deck and

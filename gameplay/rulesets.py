@@ -103,10 +103,11 @@ OPTION_SPECS: dict[str, OptionSpec] = {
         ),
         OptionSpec(
             "first_hand_no_declaration", "choice",
-            {"tractor": "redeal", "chaodi": "redeal", "yongzhou-300": "no_trump"},
+            {"tractor": "redeal", "chaodi": "kitty_card", "yongzhou-300": "no_trump"},
             choices=("redeal", "no_trump", "kitty_card"),
-            help_en="Nobody declares in the first hand of a match: redeal, no trump, or turn the kitty card.",
-            help_zh="首局无人亮主时：重新发牌、打无主或翻底牌定主。",
+            help_en="Nobody declares in the first hand of a match: redeal, no trump, or turn the kitty card "
+                    "(chaodi: the holder of the other copy deals; both copies in the kitty: redeal).",
+            help_zh="首局无人亮主时：重新发牌、打无主或翻底牌定主（炒地皮：另一张相同牌的持有者坐庄；两张都在底牌中则重新发牌）。",
         ),
         OptionSpec(
             "undecided_trump", "choice", {"red-five": "S"}, choices=("S", "H", "C", "D"),

@@ -6,7 +6,10 @@ Every hand is reproducible from (variant, seed, index, bots): hand ``i`` of a ru
 ``--bots a,b``: in partnership variants side 0 (seats 0, 2) plays ``a`` and side 1 ``b``; in the
 individual variants seat ``i`` plays ``bots[i % len(bots)]``. Independent hands of a partnership
 variant are played at level 2 for both sides with the deal rotating (hand ``i`` is dealt by seat
-``i % 4``), so that both bots defend and attack equally often.
+``i % 4``), so that both bots defend and attack equally often. ``yongzhou-300`` hands come in sessions
+of :data:`YONGZHOU_SESSION` hands, as at a table (RULES.md §6.4): the first hand of a session is dealt
+from seat 0, each later one from the last hand's winner (a tie drawn, see ``Hand``); a chunk that starts
+inside a session plays the session's earlier hands again to know who deals.
 
 >>> rec = simulate_hand("tractor", 7, 0, ["heuristic", "random"])
 >>> rec["variant"], rec["tricks"] > 0, sum(rec["points"]) + rec["outcome"]["kitty_points"]
@@ -35,6 +38,8 @@ __all__ = ["Summary", "hand_seed", "play_out", "simulate_hand", "simulate_hands"
            "simulate_matches", "summarize"]
 
 PARTNERSHIP = ("tractor", "chaodi")
+YONGZHOU_SESSION = 8
+"""Hands per yongzhou-300 session in runs of independent hands (the winner deals the next hand)."""
 
 
 def hand_seed(seed: int, index: int) -> int:
@@ -130,6 +135,7 @@ def record(hand: Hand, bots: Sequence[str], seed: int, index: int) -> dict[str, 
     """A JSON-ready summary of a finished hand: outcome, result, and the score per bot."""
     res = hand.result
     rec: dict[str, Any] = {"variant": hand.variant, "seed": seed, "index": index, "dealer": hand.dealer,
+                           "start_seat": hand.start_seat,
                            "trump": hand.trump, "level": hand.level, "tricks": len(hand.tricks),
                            "redeals": hand.redeals, "outcome": hand.outcome, "bots": list(bots),
                            "points": list(hand.points)}
@@ -152,6 +158,7 @@ def record(hand: Hand, bots: Sequence[str], seed: int, index: int) -> dict[str, 
             by_bot.setdefault(bots[s], []).append(g)
     elif isinstance(res, YongzhouResult):
         rec["net"] = list(res.net)
+        rec["next_dealer"] = res.next_dealer
         rec["team_points"] = list(res.net)
         for s, g in enumerate(res.net):
             by_bot.setdefault(bots[s], []).append(g)
@@ -161,13 +168,23 @@ def record(hand: Hand, bots: Sequence[str], seed: int, index: int) -> dict[str, 
 
 def simulate_hand(variant: str, seed: int, index: int, bots: Sequence[str], *, decks: int | None = None,
                   players: int | None = None, options: dict[str, Any] | None = None,
-                  keep_log: bool = False) -> dict[str, Any]:
-    """Play hand ``index`` of a run seeded ``seed`` and return its record (``log`` added on request)."""
+                  keep_log: bool = False, start_seat: int | None = None) -> dict[str, Any]:
+    """Play hand ``index`` of a run seeded ``seed`` and return its record (``log`` added on request).
+
+    ``start_seat`` (yongzhou-300): the seat dealt to first — the last hand's winner; None: the first
+    hand of a session (seat 0) or, inside a session, found by playing the session's earlier hands."""
     hs = hand_seed(seed, index)
     n = players or 4
     names = seat_bots(variant, n, bots)
-    hand = make_hand(variant, hs, decks=decks, players=players, options=options,
-                     **independent_config(variant, index, n))
+    conf = independent_config(variant, index, n)
+    if variant == "yongzhou-300":
+        if start_seat is None:
+            start_seat = 0
+            for i in range(index - index % YONGZHOU_SESSION, index):
+                start_seat = simulate_hand(variant, seed, i, bots, decks=decks, players=players, options=options,
+                                           start_seat=start_seat)["next_dealer"]
+        conf = {"start_seat": start_seat}
+    hand = make_hand(variant, hs, decks=decks, players=players, options=options, **conf)
     bot_objs = [make_bot(name, random.Random(hs * 7 + s)) for s, name in enumerate(names)]
     play_out(hand, bot_objs)
     rec = record(hand, names[:2] if variant in PARTNERSHIP else names, hs, index)
@@ -179,10 +196,13 @@ def simulate_hand(variant: str, seed: int, index: int, bots: Sequence[str], *, d
 def simulate_hands(variant: str, seed: int, start: int, count: int, bots: Sequence[str], *,
                    decks: int | None = None, players: int | None = None, options: dict[str, Any] | None = None,
                    keep_log: bool = False, progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for i in range(start, start + count):
+        seat = None
+        if variant == "yongzhou-300" and out and i % YONGZHOU_SESSION:
+            seat = int(out[-1]["next_dealer"])  # the last hand's winner deals
         out.append(simulate_hand(variant, seed, i, bots, decks=decks, players=players, options=options,
-                                 keep_log=keep_log))
+                                 keep_log=keep_log, start_seat=seat))
         if progress is not None:
             progress(1)
     return out

@@ -119,7 +119,8 @@ def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
         "variant": hand.variant, "players": n, "decks": hand.rules.decks, "level": hand.level,
         "trump": words["NT"] if hand.trump is None else SYMBOLS[hand.trump] + " " + hand.trump,
         "dealer": hand.dealer, "bid": hand.contract, "seats": seats, "calls": calls, "kitty_taken": kitty_taken,
-        "buried": buried, "kitty_final": card_chips(hand.kitty, ctx), "kitty_points": hand.kitty_points()
+        "buried": buried, "kitty_shown": card_chips(hand.shown_kitty, ctx) if hand.shown_kitty is not None else [],
+        "kitty_final": card_chips(hand.kitty, ctx), "kitty_points": hand.kitty_points()
         if ctx is not None else 0, "tricks": tricks, "outcome": hand.outcome,
         "outcome_json": json.dumps(hand.outcome, ensure_ascii=False, indent=1) if hand.outcome else "",
         "result": result, "result_json": json.dumps(result, ensure_ascii=False, indent=1) if result else "",

@@ -226,7 +226,24 @@ def score_hand(payload: object, lang: str = "en") -> ScoredHand:
         return ScoredHand(rules, lang, red_five_response(red), None, outcome, red, None)
     assert isinstance(rules, YongzhouRules) and variant == YONGZHOU
     yong = settle_yongzhou(rules, outcome, lang=lang)
+    if outcome.tie_break is None and len(yong.tied_winners) > 1:
+        # a recorded hand says who won the draw (RULES §6.4); no silent choice of the first tied seat
+        raise ScoringInputError(
+            [Problem("outcome.tie_break", "tie_break_required", {"seats": list(yong.tied_winners)})], lang
+        )
     return ScoredHand(rules, lang, yongzhou_response(rules, yong), None, outcome, yong, None)
+
+
+def check_dealer_named_once(dealer: object, outcome: object, lang: str = "en") -> None:
+    """A recorded hand that names the dealer at the top level and in ``outcome.dealer`` (red-five) must
+    name the same seat; otherwise raise ``ScoringInputError`` on ``dealer`` — never a silent choice."""
+    if dealer is None or not isinstance(outcome, Mapping):
+        return
+    inner = outcome.get("dealer")
+    if inner is None or inner == dealer:
+        return
+    raise ScoringInputError([Problem("dealer", "dealer_twice", {"top": dealer, "inner": inner})],
+                            normalize_lang(lang))
 
 
 def _read_state(read: _Reader, data: object) -> MatchState | None:

@@ -189,6 +189,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The players' points must add up to {total} (got {value}).",
         "各家分数之和必须为 {total}（实际为 {value}）。",
     ),
+    "tie_break_required": (
+        "Seats {seats} tie for the most points: say which of them won the draw to deal first next hand "
+        "(RULES.md §6.4).",
+        "座位 {seats} 并列最高分：请填写抽签胜出、下一局先发牌的座位（规则 §6.4）。",
+    ),
+    # --- recorded hands
+    "dealer_twice": (
+        "The dealer is named twice with different seats: {top} here and {inner} in outcome.dealer. Name it "
+        "once (in the outcome) or give the same seat.",
+        "庄家填了两次且座位不同：此处为 {top}，outcome.dealer 为 {inner}。请只填一次（在 outcome 中）或填相同座位。",
+    ),
     "tie_break_not_tied": (
         "Seat {value} is not among the seats tied for the most points ({seats}).",
         "座位 {value} 不在并列最高分的座位（{seats}）之中。",

@@ -634,6 +634,17 @@ class HandInput(serializers.Serializer):
     dealer = serializers.IntegerField(required=False, allow_null=True, help_text="seat 0-3; required for hand 1")
     trump = serializers.CharField(required=False, allow_null=True, allow_blank=True, help_text="S, H, C, D or null")
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        from config.i18n import core_lang
+        from scoring.api import check_dealer_named_once
+        from scoring.errors import ScoringInputError
+
+        try:  # red-five: a dealer given here and in the outcome must agree (no silent choice)
+            check_dealer_named_once(attrs.get("dealer"), attrs.get("outcome"), core_lang())
+        except ScoringInputError as exc:
+            raise serializers.ValidationError(exc.field_errors) from exc
+        return attrs
+
 
 class HandCorrectInput(HandInput):
     force = serializers.BooleanField(default=False, help_text="organizers only: reset later matches")

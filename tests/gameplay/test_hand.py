@@ -153,7 +153,7 @@ def test_chaodi_later_hand_order_and_opponent_takes_the_deal_at_its_own_level() 
 def test_chaodi_nobody_declares_turns_the_kitty_fourth_card() -> None:
     state = MatchState(levels=("7", "9"), dealer=2, hands_played=3)
     for fourth, trump in (("C9", "C"), ("S2", None), ("BJ", None)):
-        deck = arrange("chaodi", {}, kitty=f"D4 D5 D6 {fourth}")
+        deck = arrange("chaodi", {2: fourth}, kitty=f"D4 D5 D6 {fourth}", start=2)  # the dealer holds the other copy
         h = Hand(HandConfig("chaodi", state=state), deck=deck)
         h.deal_all()
         pass_all(h)

@@ -106,7 +106,7 @@ def test_wrong_phase_names_the_rule() -> None:
 
 def test_no_insurance_without_a_declaration_in_a_first_hand_or_in_other_variants() -> None:
     # trump from the kitty's 4th card: nobody can declare (every joker is in the kitty)
-    deck = arrange("chaodi", {0: "C8 C8"}, kitty="LJ LJ BJ C5 BJ")
+    deck = arrange("chaodi", {0: "C8 C8 C5"}, kitty="LJ LJ BJ C5 BJ")  # seat 0 holds the other ♣5: it deals
     h = Hand(HandConfig("chaodi", state=STATE), deck=deck)
     h.deal_all()
     pass_all(h)

@@ -128,9 +128,9 @@ def test_a_redealt_first_hand_replays() -> None:
 
     from .hand_helpers import check_hand, pass_all
 
-    hand = Hand(HandConfig("chaodi"), seed=12)
+    hand = Hand(HandConfig("chaodi", {"first_hand_no_declaration": "redeal"}), seed=12)
     hand.deal_all()
-    pass_all(hand)  # nobody shows a level card with its joker: redeal
+    pass_all(hand)  # nobody shows a level card with its joker: redeal (the option; the default turns the kitty)
     assert hand.redeals == 1 and hand.phase == "deal"
     play_out(hand, [make_bot("heuristic", random.Random(s)) for s in range(4)])
     check_hand(hand, referee=True)

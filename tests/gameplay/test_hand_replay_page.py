@@ -62,3 +62,11 @@ def test_json_lines_file_shows_the_first_hand(client: Client, tmp_path) -> None:
     upload = SimpleUploadedFile("hands.jsonl", body.encode(), content_type="application/json")
     r = client.post("/replay/", {"file": upload})
     assert r.status_code == 200 and "trick-1" in r.content.decode()
+
+
+def test_chaodi_replay_shows_the_kitty_as_dealt(client: Client) -> None:
+    html = client.get("/replay/", {"variant": "chaodi", "seed": "7"}).content.decode()
+    assert 'class="replay-kitty-shown"' in html and "Kitty as dealt, shown to all" in html
+    zh = client.get("/replay/", {"variant": "chaodi", "seed": "7"}, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "亮底（原始底牌，所有人可见）" in zh
+    assert 'class="replay-kitty-shown"' not in client.get("/replay/", {"variant": "tractor", "seed": "7"}).content.decode()

@@ -185,10 +185,13 @@ def test_explanation_red_five_and_yongzhou() -> None:
     assert "-25 … 0 band (2 decks)" in lines[1]
     zh = explain_hand_request(copy.deepcopy(YONGZHOU_REQUEST), "zh-hans")["explanation"]
     assert zh[0] == "每人净分 = 捡分 − 100：-80, +30, +50。"
+    with pytest.raises(ScoringInputError) as refused:  # a tie needs the drawn seat (RULES §6.4)
+        explain_hand_request({"variant": "yongzhou-300", "players": 4, "outcome": {"points": [20, 130, 20, 130]}})
+    assert "outcome.tie_break" in refused.value.field_errors
     tie = explain_hand_request(
-        {"variant": "yongzhou-300", "players": 4, "outcome": {"points": [20, 130, 20, 130]}}
+        {"variant": "yongzhou-300", "players": 4, "outcome": {"points": [20, 130, 20, 130], "tie_break": 3}}
     )
-    assert "first of them in seat order" in tie["explanation"][1]
+    assert "seat 3, drawn at the table" in tie["explanation"][1]
 
 
 def test_explanation_extra_levels_and_kitty_cap() -> None:

@@ -244,10 +244,10 @@ def test_table_undo_and_correct_recompute_the_totals_and_any_player_confirms(org
     m = Match.objects.get(stage=stage)
     table_hand_record(match_id=m.pk, outcome={"points": [20, 130, 100, 50]}, version=m.version, actor=actor)
     m.refresh_from_db()
-    table_hand_record(match_id=m.pk, outcome={"points": [75, 75, 75, 75]}, version=m.version, actor=actor)
+    table_hand_record(match_id=m.pk, outcome={"points": [75, 75, 75, 75], "tie_break": 2}, version=m.version, actor=actor)
     m.refresh_from_db()
     assert m.status == "finished" and m.confirmed_at is None and m.state["totals"] == [-55, 55, 25, -25]
-    m = table_hand_correct(match_id=m.pk, number=1, outcome={"points": [100, 100, 50, 50]}, version=m.version,
+    m = table_hand_correct(match_id=m.pk, number=1, outcome={"points": [100, 100, 50, 50], "tie_break": 1}, version=m.version,
                            actor=actor)
     assert m.state["totals"] == [25, 25, -25, -25]
     with pytest.raises(ServiceError) as exc:

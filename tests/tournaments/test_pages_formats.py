@@ -378,13 +378,19 @@ def test_a_yongzhou_hand_needs_points_summing_to_300(client: Client, owner: Any)
     assert 'class="field stepper has-error" id="field-points_3"' in html
     assert not HandRecord.objects.filter(match=table).exists()
     preview = client.post(url, {**data, "points_3": 50, "action": "preview"}, headers={"HX-Request": "true"})
+    assert "won the draw" in preview.content.decode()  # tied: the preview asks for the drawn seat
+    preview = client.post(url, {**data, "points_3": 50, "tie_break": 1, "action": "preview"},
+                          headers={"HX-Request": "true"})
     assert 'data-values="25,25,-25,-25"' in preview.content.decode()
     html = client.post(url, {**data, "points_3": 50, "tie_break": 2}).content.decode()
     assert 'class="field has-error" id="field-tie_break"' in html
-    assert client.post(url, {**data, "points_3": 50}).status_code == 302
+    html = client.post(url, {**data, "points_3": 50}).content.decode()  # a tie needs the drawn seat
+    assert 'class="field has-error" id="field-tie_break"' in html and "draw" in html
+    assert client.post(url, {**data, "points_3": 50, "tie_break": 1}).status_code == 302
     table.refresh_from_db()
     assert table.state["totals"] == [25, 25, -25, -25]
-    assert HandRecord.objects.get(match=table).outcome == {"points": [100, 100, 50, 50], "declarer": 1}
+    assert HandRecord.objects.get(match=table).outcome == {"points": [100, 100, 50, 50], "declarer": 1,
+                                                           "tie_break": 1}
 
 
 # --------------------------------------------------------------------------- check-in, call time, hand limit
