@@ -7,7 +7,6 @@ import itertools
 import random
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -350,11 +349,10 @@ def test_sides_stay_balanced_over_a_stage() -> None:
 
 
 @pytest.mark.parametrize("n", [199, 200])
-def test_two_hundred_entries_pair_well_under_a_second(n: int) -> None:
+def test_two_hundred_entries_pair_without_rematches(n: int) -> None:
+    """Two hundred entries after nine rounds pair completely (the time is a benchmark, not a test)."""
     _, entries = simulate(n, 9, seed=1)
-    start = time.perf_counter()
     r = swiss_pairings(entries)
-    assert time.perf_counter() - start < 0.5
     check_round(entries, r)
     assert r.rematches == ()
 
