@@ -96,6 +96,11 @@ def live_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/live.html", {
         "tournament": match.stage.tournament, "match": match, "big": request.GET.get("big") == "1",
         "state": svc.live_state(match), "stream_url": reverse("match-live-stream", args=[pk]),
+        "words": {"seat": _("Seat"), "hand": _("Hand"), "trick": _("Trick"), "to_play": _("to play"),
+                  "points": _("points"), "levels": _("Levels"), "totals": _("Totals"), "trump": _("Trump"),
+                  "dealer": _("Dealer"), "waiting": _("Waiting for the next hand to be entered."),
+                  "live": _("live"), "reconnecting": _("reconnecting…"), "wins": _("wins the trick"),
+                  "hands": _("hands played")},
     })
 
 
