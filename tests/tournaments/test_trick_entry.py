@@ -345,3 +345,23 @@ def test_the_schema_lists_the_trick_entry_api(client: Any) -> None:
     schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").content.decode()
     for path in ("/trick-entry/plays/", "/trick-entry/finish/", "/trick-entry/record/", "/hands/{number}/log/"):
         assert path in schema, path
+
+
+def test_the_replay_page_steps_through_a_recorded_hand_and_a_pasted_record(organizer: Any, client: Any) -> None:
+    (m, _other) = ready_matches(organizer)
+    api = client_for(organizer)
+    h = tractor_hand(5)
+    record = record_to_json(HandFacts("tractor", dealer=0, trump=h.trump, level="2"), tricks_from_hand(h))
+    d = api.post(C.format(m.pk) + "record/", {"record": record}, format="json").json()
+    assert api.post(C.format(m.pk) + "finish/", {"version": d["version"]}, format="json").status_code == 201
+    page = client.get(f"/replay/?match={m.pk}&hand=1")
+    html = page.content.decode()
+    assert page.status_code == 200 and 'id="replay-stepper"' in html and "replay-steps.js" in html
+    assert html.count('class="replay-trick"') == len(h.tricks)
+    assert f'id="trick-{len(h.tricks)}"' in html and "shengji-record/1" in html
+    pasted = client.post("/replay/", {"log": json.dumps(record)})
+    assert pasted.status_code == 200 and pasted.content.decode().count('class="replay-trick"') == len(h.tricks)
+    incomplete = dict(record, tricks=record["tricks"][:3])
+    bad = client.post("/replay/", {"log": json.dumps(incomplete)})
+    assert bad.status_code == 400 and "not a complete hand" in bad.content.decode()
+    assert client.get(f"/replay/?match={m.pk}&hand=9").status_code == 404
