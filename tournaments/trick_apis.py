@@ -133,8 +133,8 @@ ERRORS = (ServiceError, svc.DraftConflict, StaleVersion, NotAllowed)
 
 
 def _draft_answer(draft: TrickDraft, code: int = status.HTTP_200_OK, **extra: Any) -> Response:
-    draft.refresh_from_db()
-    return Response({**svc.draft_json(draft), **extra}, status=code)
+    """The draft as just written by a service (its match loaded with the stage and tournament)."""
+    return Response({**svc.draft_json(draft, draft.match), **extra}, status=code)
 
 
 class TrickEntryView(APIView):

@@ -213,6 +213,7 @@ def _locked_draft(match_id: int, version: Any) -> tuple[Match, TrickDraft]:
     if version != draft.version:
         raise DraftConflict("stale_version", _("Someone else changed this hand first: reload and try again."),
                             draft_json(draft, match))
+    draft.match = match  # already loaded with its stage and tournament
     if draft.number != match.hands_played + 1:
         raise DraftConflict("hand_recorded", _("Hand %(n)s was recorded or undone meanwhile: discard this entry "
                                                "and start again.") % {"n": draft.number}, None)
