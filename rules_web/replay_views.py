@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from gameplay.cards import SUITS, code_suit
 from gameplay.hand import Hand, InvalidLog, replay
+from gameplay.record import RECORD_FORMAT
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -146,6 +147,7 @@ def replay_page(request: HttpRequest) -> HttpResponse:
     lang = core_lang()
     error = ""
     hand: Hand | None = None
+    record: dict[str, Any] | None = None
     raw = ""
     variant = request.GET.get("variant") or ""
     seed_text = request.GET.get("seed") or ""
@@ -164,11 +166,17 @@ def replay_page(request: HttpRequest) -> HttpResponse:
             if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
                 text = lines[0]  # JSON lines (``simulate --log``): the first hand
             try:
-                hand = replay(text) if text.startswith("{") else _from_text(text)
+                if _is_record(text):
+                    hand, error = _from_record(text, lang)
+                    record = json.loads(text) if hand is not None else None
+                else:
+                    hand = replay(text) if text.startswith("{") else _from_text(text)
             except InvalidLog as exc:
                 error = exc.message(lang)
         elif not error:
             error = "Paste or upload a hand log." if lang == "en" else "请粘贴或上传牌局日志。"
+    elif request.GET.get("match") and request.GET.get("hand"):
+        hand, error, record = _recorded_hand(request, request.GET["match"], request.GET["hand"], lang)
     elif variant:
         try:
             seed = int(seed_text or "7")
@@ -183,9 +191,58 @@ def replay_page(request: HttpRequest) -> HttpResponse:
                                "variant": variant, "seed": seed_text or "7"}
     if hand is not None:
         context["hand"] = replay_context(hand, lang)
-        context["log_json"] = hand.dumps()
+        context["log_json"] = json.dumps(record, ensure_ascii=False) if record else hand.dumps()
     status = 400 if error and request.method == "POST" else 200
     return render(request, "gameplay/replay.html", context, status=status)
+
+
+def _is_record(text: str) -> bool:
+    if not text.startswith("{"):
+        return False
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
+
+
+def _from_record(data: Any, lang: str) -> tuple[Hand | None, str]:
+    """A hand entered trick by trick (a ``shengji-record/1`` record), derived by the engine: the same
+    tricks, points and result as a simulated hand (``replay()`` cannot re-deal a recorded hand)."""
+    from gameplay.record import InvalidFacts, derive, record_from_json
+
+    try:
+        facts, tricks = record_from_json(data)
+        rec = derive(facts, tricks)
+    except InvalidFacts as exc:
+        return None, f"{exc.field}: {exc.message(lang)}"
+    if rec.hand is None:
+        first = rec.errors[0].message(lang) if rec.errors else ""
+        return None, ("The record is not a complete hand. " if lang == "en" else "记录不是完整的一局。") + first
+    return rec.hand, ""
+
+
+def _recorded_hand(request: HttpRequest, match_id: str, number: str, lang: str
+                   ) -> tuple[Hand | None, str, dict[str, Any] | None]:
+    """A tournament hand recorded trick by trick (``?match=ID&hand=N``), if the visitor may see it."""
+    from django.http import Http404
+
+    from tournaments.models import HandRecord
+    from tournaments.permissions import can_view
+
+    if not match_id.isdigit() or not number.isdigit() or len(match_id) > 18 or len(number) > 9:
+        raise Http404
+    hand = (HandRecord.objects.select_related("match__stage__tournament")
+            .filter(match_id=int(match_id), number=int(number)).first())
+    if hand is None or not can_view(request.user, hand.match.stage.tournament):
+        raise Http404
+    if not hand.trick_log:
+        msg = "This hand was entered by its totals: there are no tricks to show." if lang == "en" else \
+            "此局按总分记录，没有出牌记录。"
+        return None, msg, None
+    record = {k: v for k, v in hand.trick_log.items() if k in ("format", "facts", "tricks")}
+    found, error = _from_record(record, lang)
+    return found, error, record
 
 
 def _from_text(text: str) -> Hand:

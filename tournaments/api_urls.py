@@ -3,6 +3,7 @@
 from rest_framework.routers import SimpleRouter
 
 from tournaments import apis
+from tournaments.trick_urls import api_urlpatterns as trick_api_urlpatterns
 
 router = SimpleRouter()
 router.register("players", apis.PlayerViewSet, basename="api-player")
@@ -11,4 +12,4 @@ router.register("tournaments", apis.TournamentViewSet, basename="api-tournament"
 router.register("entries", apis.EntryViewSet, basename="api-entry")
 router.register("stages", apis.StageViewSet, basename="api-stage")
 router.register("matches", apis.MatchViewSet, basename="api-match")
-urlpatterns = router.urls
+urlpatterns = router.urls + trick_api_urlpatterns

@@ -342,6 +342,8 @@ class HandRecord(TimeStamped):
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
     entered_via = models.CharField(max_length=10, choices=Via.choices, default=Via.LOGIN)
+    trick_log = models.JSONField(_("trick log"), null=True, blank=True,
+                                 help_text=_("A hand entered trick by trick: its shengji-record/1 record and flags."))
 
     class Meta:
         ordering = ["match", "number"]
@@ -354,6 +356,30 @@ class HandRecord(TimeStamped):
 
     def __str__(self) -> str:
         return f"hand {self.number} of {self.match_id}"
+
+
+class TrickDraft(TimeStamped):
+    """A hand being entered trick by trick (the next hand of a match or individual table), kept on the
+    server so that it survives a reload or a change of device. ``facts`` are the entered hand facts
+    (``gameplay.record.HandFacts`` JSON, without what the match already fixes), ``tricks`` the entered
+    tricks (lists of ``shengji-hand/1`` play events); ``version`` increases with every write so that two
+    devices cannot both write (409). Finishing the hand turns it into a :class:`HandRecord`."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="trick_draft")
+    number = models.PositiveIntegerField(_("hand number"))
+    facts = models.JSONField(_("hand facts"), default=dict)
+    tricks = models.JSONField(_("tricks"), default=list)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    updated_via = models.CharField(max_length=10, default="login")
+
+    class Meta:
+        verbose_name = _("hand being entered")
+        constraints = [models.CheckConstraint(condition=Q(number__gte=1), name="trickdraft_number_positive")]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of {self.match_id} (trick entry)"
 
 
 class Adjustment(TimeStamped):

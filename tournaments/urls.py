@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments import views
+from tournaments.trick_urls import urlpatterns as trick_urlpatterns
 
 urlpatterns = [
     path("players/", views.player_list, name="player-list"),
@@ -21,3 +22,4 @@ urlpatterns = [
     path("t/<str:token>/", views.table_link, name="table-link"),
     path("t/<str:token>/confirm/<int:side>/", views.table_confirm, name="table-confirm"),
 ]
+urlpatterns += trick_urlpatterns

@@ -1,0 +1,52 @@
+// The live featured table: the state arrives by Server-Sent Events (one event per change).
+(function () {
+  var root = document.getElementById("live");
+  if (!root) return;
+  var W = JSON.parse(document.getElementById("live-words").textContent);
+  var SYM = { S: "♠", H: "♥", C: "♣", D: "♦" };
+  function chip(code) {
+    if (code === "BJ") return '<span class="red">大王</span>';
+    if (code === "LJ") return "小王";
+    var s = code.charAt(0);
+    return '<span class="' + (s === "H" || s === "D" ? "red" : "") + '">' + (SYM[s] || s) + code.slice(1) + "</span>";
+  }
+  function chips(text) { return (text || "").split(/\s+/).filter(Boolean).map(chip).join(" "); }
+  function esc(t) { var d = document.createElement("div"); d.textContent = t; return d.innerHTML; }
+  function show(st) {
+    root.dataset.version = st.version + "/" + (st.hand ? st.hand.version : 0);
+    var summary = [esc(st.variant), W.hands + ": " + st.hands_played];
+    if (st.levels) summary.push(W.levels + ": " + st.levels.join(" – "));
+    if (st.totals) summary.push(W.totals + ": " + st.totals.join(" / "));
+    var h = st.hand, seats = document.getElementById("live-seats");
+    if (h) {
+      summary.push(W.hand + " " + h.number, W.trump + ": " + (h.trump ? SYM[h.trump] : "NT") + (h.level ? " " + h.level : ""));
+      if (h.dealer !== null && h.dealer !== undefined) summary.push(W.dealer + ": " + W.seat + " " + h.dealer);
+    }
+    document.getElementById("live-summary").innerHTML = summary.join(" · ");
+    var trick = document.getElementById("live-trick");
+    if (!h) { trick.textContent = W.waiting; }
+    else if (h.trick) {
+      var t = h.trick;
+      trick.textContent = W.trick + " " + t.number + (t.winner !== null && t.winner !== undefined
+        ? " · " + W.seat + " " + t.winner + " " + W.wins + " (+" + t.points + ")" : "");
+    } else trick.textContent = W.trick + " 1";
+    var html = "";
+    st.seats.forEach(function (name, s) {
+      var onTable = "";
+      if (h && h.trick) h.trick.plays.forEach(function (p) { if (p.seat === s) onTable = chips(p.forced || p.cards); });
+      var toPlay = h && h.next_seat === s;
+      html += '<div class="live-seat' + (toPlay ? " to-play" : "") + '" data-seat="' + s + '"><h3>' + W.seat + " " + s + " · " + esc(name) +
+        (toPlay ? " <small>" + W.to_play + "</small>" : "") + "</h3>" +
+        '<div class="on-table">' + onTable + "</div>" +
+        (h ? '<p class="points">' + h.points[s] + " " + W.points + '</p><p class="played">' + chips(h.played[s].join(" ")) + "</p>" : "") +
+        "</div>";
+    });
+    seats.innerHTML = html;
+  }
+  show(JSON.parse(document.getElementById("live-initial").textContent));
+  if (!window.EventSource) return;
+  var conn = document.getElementById("live-conn");
+  var source = new EventSource(root.dataset.stream);
+  source.addEventListener("state", function (e) { show(JSON.parse(e.data)); conn.textContent = W.live; });
+  source.onerror = function () { conn.textContent = W.reconnecting; };
+})();

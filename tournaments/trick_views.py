@@ -1,0 +1,139 @@
+"""Pages of trick-by-trick entry and the live featured table.
+
+* The entry page (``/matches/{id}/score/tricks/`` for scorers, ``/t/{token}/tricks/`` for a table
+  link) is a phone page driven by the REST API (``/api/v1/matches/{id}/trick-entry/``): the draft is
+  kept on the server, so a reload or another device continues it.
+* The live page (``/matches/{id}/live/``, ``?big=1`` for a projector) is public for a public
+  tournament and follows the hand by Server-Sent Events from ``/matches/{id}/live/stream/``: a
+  streaming view that checks a cheap change signal (:func:`tournaments.services.trick_entry.live_signal`:
+  two indexed one-row queries) every 0.25 s and sends the new state when it changes. It works with
+  ``runserver`` and with gunicorn; each open stream holds one worker thread for up to
+  ``TRICK_LIVE_STREAM_SECONDS`` (then the browser reconnects), so run gunicorn with threads
+  (``--worker-class gthread --threads N``) or an async worker when many screens watch.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from rules_web.referee_views import PICKER
+from tournaments.models import Match
+from tournaments.permissions import can_view, is_scorer
+from tournaments.services import trick_entry as svc
+
+POLL_SECONDS = 0.25
+HEARTBEAT_SECONDS = 15.0
+
+
+def _match(pk: int) -> Match:
+    return get_object_or_404(Match.objects.select_related("stage__tournament", "round", "entry0__team",
+                                                          "entry0__player", "entry1__team", "entry1__player"), pk=pk)
+
+
+def _entry_context(match: Match, token: str | None, back_url: str) -> dict[str, Any]:
+    tournament = match.stage.tournament
+    state = svc.live_state(match)
+    words = {
+        "seat": _("Seat"), "to_play": _("to play"), "leads": _("leads"), "wins": _("wins the trick"),
+        "points": _("points"), "trick": _("Trick"), "flag": _("Flag"), "error": _("Error"),
+        "complete": _("Every card is played: check the result and record the hand."),
+        "stale": _("Someone else changed this hand first: reloaded."),
+        "recorded": _("Hand recorded."), "no_cards": _("Tap the cards first."),
+        "confirm_discard": _("Throw away the tricks entered for this hand?"),
+    }
+    return {
+        "tournament": tournament, "match": match, "picker": PICKER, "back_url": back_url,
+        "config": {"api": f"/api/v1/matches/{match.pk}/trick-entry/", "token": token or "",
+                   "variant": tournament.variant, "seats": state["seats"], "hands_played": match.hands_played,
+                   "partnership": tournament.is_partnership, "words": words,
+                   "live": reverse("match-live", args=[match.pk])},
+        "first_hand": not match.hands_played, "state": state,
+    }
+
+
+@require_safe
+def trick_entry_page(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _match(pk)
+    if not is_scorer(request.user, match.stage.tournament):
+        if not can_view(request.user, match.stage.tournament):
+            raise Http404(_("No such match."))
+        raise PermissionDenied(_("You are not a scorer of this tournament."))
+    return render(request, "tournaments/trick_entry.html",
+                  _entry_context(match, None, reverse("match-score", args=[pk])))
+
+
+@require_safe
+def trick_entry_by_link(request: HttpRequest, token: str) -> HttpResponse:
+    found = Match.objects.filter(scorer_token=token).only("pk").first() if token else None
+    if found is None:
+        raise Http404(_("No such table link."))
+    match = _match(found.pk)
+    return render(request, "tournaments/trick_entry.html",
+                  _entry_context(match, token, reverse("table-link", args=[token])))
+
+
+def _visible_match(request: HttpRequest, pk: int) -> Match:
+    match = _match(pk)
+    if not can_view(request.user, match.stage.tournament):
+        raise Http404(_("No such match."))
+    return match
+
+
+@require_safe
+def live_page(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _visible_match(request, pk)
+    return render(request, "tournaments/live.html", {
+        "tournament": match.stage.tournament, "match": match, "big": request.GET.get("big") == "1",
+        "state": svc.live_state(match), "stream_url": reverse("match-live-stream", args=[pk]),
+        "words": {"seat": _("Seat"), "hand": _("Hand"), "trick": _("Trick"), "to_play": _("to play"),
+                  "points": _("points"), "levels": _("Levels"), "totals": _("Totals"), "trump": _("Trump"),
+                  "dealer": _("Dealer"), "waiting": _("Waiting for the next hand to be entered."),
+                  "live": _("live"), "reconnecting": _("reconnecting…"), "wins": _("wins the trick"),
+                  "hands": _("hands played")},
+    })
+
+
+def _event(state: dict[str, Any], number: int) -> str:
+    return f"id: {number}\nevent: state\ndata: {json.dumps(state, ensure_ascii=False)}\n\n"
+
+
+def live_events(match_id: int, *, seconds: float | None = None, poll: float = POLL_SECONDS) -> Iterator[str]:
+    """The event stream of one table: the state now, then the state after every change, until
+    ``seconds`` have passed (the browser then reconnects); comments keep idle connections open."""
+    limit = time.monotonic() + (seconds if seconds is not None
+                                else float(getattr(settings, "TRICK_LIVE_STREAM_SECONDS", 120)))
+    yield "retry: 1000\n\n"
+    last: Any = object()
+    beat = time.monotonic()
+    number = 0
+    while time.monotonic() < limit:
+        signal = svc.live_signal(match_id)
+        if signal != last:
+            last = signal
+            number += 1
+            yield _event(svc.live_state(_match(match_id)), number)
+            beat = time.monotonic()
+        elif time.monotonic() - beat > HEARTBEAT_SECONDS:
+            yield ": still here\n\n"
+            beat = time.monotonic()
+        time.sleep(poll)
+
+
+@require_safe
+def live_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    match = _visible_match(request, pk)
+    response = StreamingHttpResponse(live_events(match.pk), content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer the stream
+    return response
