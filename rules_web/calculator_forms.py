@@ -5,7 +5,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+import variants
 from rules_web.referee_forms import LEVEL_CHOICES, VARIANT_CHOICES
+from variants import SUIT_SYMBOLS, Settlement
+from variants.options import OPTIONS
 
 SEAT_CHOICES = [(i, str(i)) for i in range(4)]
 YES_NO = [("", "—"), ("yes", _("yes")), ("no", _("no"))]
@@ -35,7 +38,7 @@ class CalculatorForm(forms.Form):
     decks = forms.TypedChoiceField(label=_("Decks"), choices=[(2, "2"), (3, "3")], coerce=int, initial=2, required=False)
     bid = forms.IntegerField(label=_("Bid"), required=False, widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}))
     trump = forms.ChoiceField(label=_("Trump"), required=False,
-                              choices=[("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦")])
+                              choices=[(s, SUIT_SYMBOLS[s]) for s in reversed(variants.SUITS)])
     dealer_points = forms.IntegerField(label=_("Dealer's trick points"), required=False,
                                        widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}))
     dealer_won_last_trick = forms.BooleanField(label=_("Dealer won the last trick"), required=False)
@@ -59,7 +62,8 @@ class CalculatorForm(forms.Form):
         """The scoring API's JSON body for the chosen variant."""
         d = self.cleaned_data
         variant = d["variant"]
-        if variant in ("tractor", "chaodi"):
+        spec = variants.get(variant)
+        if spec.partnership:
             outcome: dict[str, Any] = {
                 "attackers_points": d.get("attackers_points") or 0,
                 "kitty_points": d.get("kitty_points") or 0,
@@ -71,10 +75,10 @@ class CalculatorForm(forms.Form):
             if d.get("throw_penalties"):
                 outcome["throw_penalties"] = d["throw_penalties"]
             state: dict[str, Any] = {"levels": [d.get("level_0") or "2", d.get("level_1") or "2"], "dealer": d.get("dealer") or 0}
-            if variant == "chaodi":
+            if OPTIONS["a_failure_limit"].default(spec) is not None:  # chaodi counts failed A attempts
                 state["a_failures"] = [d.get("a_failures_0") or 0, d.get("a_failures_1") or 0]
             return {"variant": variant, "state": state, "outcome": outcome}
-        if variant == "red-five":
+        if spec.settlement is Settlement.RED_FIVE:
             red_fives = [
                 {"played_by": d[f"red_five_{i}_played_by"], "won_by": d[f"red_five_{i}_won_by"]}
                 for i in range(MAX_RED_FIVES)

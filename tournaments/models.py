@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+import variants
 from tournaments.labels import round_label
 
 
@@ -37,7 +38,7 @@ class Variant(models.TextChoices):
     YONGZHOU = "yongzhou-300", _("Yongzhou 300 (永州三百分)")
 
 
-PARTNERSHIP_VARIANTS = (Variant.TRACTOR, Variant.CHAODI)
+PARTNERSHIP_VARIANTS = tuple(Variant(key) for key in variants.PARTNERSHIP_KEYS)
 
 
 class Player(TimeStamped):
@@ -132,6 +133,11 @@ class Tournament(TimeStamped):
     @property
     def is_partnership(self) -> bool:
         return self.variant in PARTNERSHIP_VARIANTS
+
+    @property
+    def spec(self) -> variants.Variant:
+        """The rule variant as data (:mod:`variants`): ask it instead of comparing ``variant`` with names."""
+        return variants.get(self.variant)
 
 
 class Entry(TimeStamped):
