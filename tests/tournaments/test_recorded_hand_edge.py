@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from tournaments.services.formats import stage_create, stage_start
 
 from tests.tournaments.test_api import client_for
 from tests.tournaments.test_formats import individual
 from tournaments.models import HandRecord, Match
-from tournaments.services.formats import stage_create, stage_start
 
 pytestmark = pytest.mark.django_db
 
