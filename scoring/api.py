@@ -214,17 +214,32 @@ def score_hand(payload: object, lang: str = "en") -> ScoredHand:
         outcome = _read_yongzhou_outcome(read, outcome_data)
     problems.raise_if_any(lang)
     assert rules is not None and outcome is not None
+    return score_outcome(rules, outcome, state, lang)
 
+
+def score_outcome(
+    rules: ScoringRules,
+    outcome: PartnershipOutcome | RedFiveOutcome | YongzhouOutcome,
+    state: MatchState | None = None,
+    lang: str = "en",
+) -> ScoredHand:
+    """Score a typed outcome under built rules: the typed entry behind :func:`score_hand`.
+
+    ``state`` is required for the partnership variants. Raises ``ScoringInputError`` for values
+    the rules refuse (a bid out of range, a seat that does not exist, …).
+    """
+    lang = normalize_lang(lang)
     if isinstance(rules, PartnershipRules):
-        assert state is not None
+        assert state is not None and isinstance(outcome, PartnershipOutcome)
         result, new_state = apply_hand(rules, state, outcome, lang=lang)
         return ScoredHand(
             rules, lang, partnership_response(rules, result, new_state), state, outcome, result, new_state
         )
     if isinstance(rules, RedFiveRules):
+        assert isinstance(outcome, RedFiveOutcome)
         red = settle_red_five(rules, outcome, lang=lang)
         return ScoredHand(rules, lang, red_five_response(red), None, outcome, red, None)
-    assert isinstance(rules, YongzhouRules)
+    assert isinstance(rules, YongzhouRules) and isinstance(outcome, YongzhouOutcome)
     yong = settle_yongzhou(rules, outcome, lang=lang)
     if outcome.tie_break is None and len(yong.tied_winners) > 1:
         # a recorded hand says who won the draw (RULES §6.4); no silent choice of the first tied seat
