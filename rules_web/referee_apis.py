@@ -12,9 +12,9 @@ from rest_framework.views import APIView
 from config.api import invalid_input
 from config.i18n import core_lang
 from gameplay.referee import RequestInvalid, rule_trick
-from variants import LEVEL_NAMES
+from variants import LEVEL_NAMES, VARIANT_KEYS
 
-VARIANTS = ["tractor", "chaodi", "red-five", "yongzhou-300"]
+VARIANTS = list(VARIANT_KEYS)
 LEVELS = list(LEVEL_NAMES)
 
 

@@ -118,7 +118,7 @@ class Tournament(TimeStamped):
         constraints = [
             models.CheckConstraint(condition=Q(status__in=["draft", "registration", "running", "finished"]),
                                    name="tournament_status_valid"),
-            models.CheckConstraint(condition=Q(variant__in=["tractor", "chaodi", "red-five", "yongzhou-300"]),
+            models.CheckConstraint(condition=Q(variant__in=list(variants.VARIANT_KEYS)),
                                    name="tournament_variant_valid"),
             models.CheckConstraint(condition=Q(decks__in=[2, 3]), name="tournament_decks_2_or_3"),
             models.CheckConstraint(condition=Q(players_per_table__in=[3, 4]), name="tournament_players_3_or_4"),
