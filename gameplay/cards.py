@@ -19,16 +19,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gameplay.errors import InvalidCards
-from variants import RANK_NAMES, SUIT_SYMBOLS, SUITS
+from variants import RANK_NAMES, SUIT_ALIASES, SUITS
 from variants import SUIT_NAMES_EN as SUIT_NAMES_EN
 from variants import SUIT_NAMES_ZH as SUIT_NAMES_ZH
+from variants import SUIT_SYMBOLS as SUIT_SYMBOLS
 
 RANK_VALUES = {v: k for k, v in RANK_NAMES.items()} | {"T": 10}
 LJ = 52
 BJ = 53
 NCODES = 54
 
-_SYMBOL_TO_LETTER = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()} | {"♤": "S", "♡": "H", "♧": "C", "♢": "D"}
+_SYMBOL_TO_LETTER = {k: v for k, v in SUIT_ALIASES.items() if len(k) == 1 and k not in SUITS}  # ♠ ♤ …
 _JOKERS = {"LJ": LJ, "小王": LJ, "BJ": BJ, "大王": BJ}
 
 

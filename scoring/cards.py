@@ -17,26 +17,8 @@ import variants
 SUITS: tuple[str, ...] = tuple(reversed(variants.SUITS))
 """Suit letters: spades, hearts, clubs, diamonds (RULES.md §1)."""
 
-SUIT_ALIASES: dict[str, str] = {
-    "S": "S",
-    "♠": "S",
-    "♤": "S",
-    "H": "H",
-    "♥": "H",
-    "♡": "H",
-    "C": "C",
-    "♣": "C",
-    "♧": "C",
-    "D": "D",
-    "♦": "D",
-    "♢": "D",
-    "黑桃": "S",
-    "红桃": "H",
-    "梅花": "C",
-    "草花": "C",
-    "方块": "D",
-    "方片": "D",
-}
+SUIT_ALIASES: dict[str, str] = dict(variants.SUIT_ALIASES)
+"""Suit spellings → letter (:data:`variants.SUIT_ALIASES`)."""
 
 LEVELS_FROM_2: tuple[str, ...] = variants.TRACTOR.level_names
 """Levels of ``tractor``: 2 up to A."""

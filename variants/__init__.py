@@ -30,6 +30,13 @@ SUITS = "DCHS"
 SUIT_SYMBOLS: Mapping[str, str] = MappingProxyType({"D": "♦", "C": "♣", "H": "♥", "S": "♠"})
 SUIT_NAMES_EN: Mapping[str, str] = MappingProxyType({"D": "diamonds", "C": "clubs", "H": "hearts", "S": "spades"})
 SUIT_NAMES_ZH: Mapping[str, str] = MappingProxyType({"D": "方块", "C": "梅花", "H": "红桃", "S": "黑桃"})
+SUIT_ALIASES: Mapping[str, str] = MappingProxyType(
+    {letter: letter for letter in SUITS}
+    | {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+    | {"♢": "D", "♧": "C", "♡": "H", "♤": "S"}
+    | {name: letter for letter, name in SUIT_NAMES_ZH.items()}
+    | {"方片": "D", "草花": "C"})
+"""Every accepted spelling of a suit (letter, symbol, hollow symbol, Chinese name) → its letter."""
 RANK_NAMES: Mapping[int, str] = MappingProxyType(
     {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
      11: "J", 12: "Q", 13: "K", 14: "A"})
