@@ -148,7 +148,7 @@ def _random_deals(rules: RuleSet, count: int, seed: int) -> list[tuple[Context, 
         hands = [deck[i * size:(i + 1) * size] for i in range(rules.players)]
         level = rng.choice(rules.levels) if rules.has_levels else None
         trump_choices: list[str | None] = ["S", "H", "C", "D"]
-        if rules.variant != "red-five":
+        if not rules.spec.always_trump:
             trump_choices.append(None)
         out.append((Context(rules, level, rng.choice(trump_choices)), hands))
     return out

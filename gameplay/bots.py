@@ -18,12 +18,15 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+import variants
 from gameplay.cards import BJ, LJ, NCODES, SUITS, code_rank, code_suit, deck_codes, make_code, to_counts
 from gameplay.combos import Combo, decompose_suit, highest_tractor_top, match_score
 from gameplay.hand import LegalPlays, Observation
 from gameplay.order import TRUMP, Context
 from gameplay.rulesets import ruleset
 from gameplay.tricks import PlayKey, play_key
+from variants import Declaring, TrumpOrder
+from variants.options import OPTIONS
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]
 
@@ -105,7 +108,8 @@ def _full_counts(obs: Observation) -> tuple[int, ...]:
     key = (obs.variant, obs.players, obs.decks)
     full = _FULL.get(key)
     if full is None:
-        rs = ruleset(obs.variant, decks=key[2], players=obs.players if obs.variant == "yongzhou-300" else None)
+        rs = ruleset(obs.variant, decks=key[2],
+                     players=obs.players if variants.get(obs.variant).variable_players else None)
         full = tuple(to_counts(deck_codes(rs.decks, rs.removed_ranks)))
         _FULL[key] = full
     return full
@@ -141,8 +145,8 @@ class HeuristicBot:
         return score
 
     def _level(self, obs: Observation) -> int | None:
-        if obs.variant == "yongzhou-300":
-            return 10
+        if variants.get(obs.variant).trump_order is TrumpOrder.YONGZHOU:
+            return 10  # the 10s rank like level cards
         if obs.level is None:
             return None
         return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(obs.level) or int(obs.level)
@@ -174,7 +178,7 @@ class HeuristicBot:
                             score -= self._suit_strength(hand, SUITS.index(cur.suit), level) + 1
                     else:
                         score -= 0.8 * self._suit_strength(hand, SUITS.index(cur.suit), level)
-                if obs.variant in ("tractor", "chaodi"):
+                if variants.get(obs.variant).has_levels:
                     score -= 0.3 * max(0, 12 - held)  # early: wait a little for better information
             if best is None or score > best[0]:
                 best = (score, opt)
@@ -183,7 +187,7 @@ class HeuristicBot:
         threshold = (0.28 * held if not overturn else 3.0) if obs.phase == "deal" else 0.2 * held
         if cur is not None and cur.seat != obs.seat and obs.team(cur.seat) != me_team:
             threshold = min(threshold, 0.25 * held)
-        if obs.variant == "yongzhou-300":
+        if variants.get(obs.variant).declaring is Declaring.TENS:
             threshold *= YONGZHOU_EAGERNESS  # the declarer chooses trump and leads: worth more there
         if obs.phase != "deal" and cur is None:
             threshold = 0.0  # last chance: something beats nothing
@@ -379,7 +383,9 @@ class HeuristicBot:
     def _a_attempt_aces(obs: Observation) -> list[int]:
         """Chaodi, the dealer side at A: the As this seat holds (RULES §6.2: an A in the first and the
         last trick); empty otherwise."""
-        if obs.variant != "chaodi" or obs.level != "A" or obs.dealer is None or obs.dealer % 2 != obs.seat % 2:
+        a_pass = OPTIONS["a_pass_conditions"]  # the variant's default (chaodi): bots do not see options
+        if not (a_pass.applies_to(obs.variant) and a_pass.default(obs.variant)) or obs.level != "A" \
+                or obs.dealer is None or obs.dealer % 2 != obs.seat % 2:
             return []
         return [make_code(s, 14) for s in range(4) if obs.hand[make_code(s, 14)]]
 

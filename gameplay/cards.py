@@ -19,20 +19,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gameplay.errors import InvalidCards
+from variants import RANK_NAMES, SUIT_ALIASES, SUITS
+from variants import SUIT_NAMES_EN as SUIT_NAMES_EN
+from variants import SUIT_NAMES_ZH as SUIT_NAMES_ZH
+from variants import SUIT_SYMBOLS as SUIT_SYMBOLS
 
-SUITS = "DCHS"
-"""Suit letters in the tie-break order ♦, ♣, ♥, ♠ (index = suit number)."""
-SUIT_SYMBOLS = {"D": "♦", "C": "♣", "H": "♥", "S": "♠"}
-SUIT_NAMES_ZH = {"D": "方块", "C": "梅花", "H": "红桃", "S": "黑桃"}
-SUIT_NAMES_EN = {"D": "diamonds", "C": "clubs", "H": "hearts", "S": "spades"}
-RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
-              11: "J", 12: "Q", 13: "K", 14: "A"}
 RANK_VALUES = {v: k for k, v in RANK_NAMES.items()} | {"T": 10}
 LJ = 52
 BJ = 53
 NCODES = 54
 
-_SYMBOL_TO_LETTER = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♣": "C", "♧": "C", "♦": "D", "♢": "D"}
+_SYMBOL_TO_LETTER = {k: v for k, v in SUIT_ALIASES.items() if len(k) == 1 and k not in SUITS}  # ♠ ♤ …
 _JOKERS = {"LJ": LJ, "小王": LJ, "BJ": BJ, "大王": BJ}
 
 

@@ -30,6 +30,9 @@ from gameplay.cards import (
 )
 from gameplay.errors import InvalidContext
 from gameplay.rulesets import RuleSet
+from variants import SUIT_SYMBOLS, TrumpOrder
+
+_SUIT_OF_SYMBOL = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
 
 TRUMP = 4
 """Effective suit number of trumps (side suits are 0..3 = D, C, H, S)."""
@@ -71,9 +74,9 @@ class Context:
             lv = parse_level(level)
             if lv not in rules.levels:
                 raise InvalidContext("level", f"{rules.variant} has no level {level}: levels run "
-                                     f"{'2' if rules.variant == 'tractor' else '3'}…A.",
+                                     f"{rules.spec.first_level_name}…A.",
                                      f"{rules.variant} 没有 {level} 级：级别为 "
-                                     f"{'2' if rules.variant == 'tractor' else '3'}…A。")
+                                     f"{rules.spec.first_level_name}…A。")
             self.level: int | None = lv
         else:
             if level is not None:
@@ -82,14 +85,14 @@ class Context:
             self.level = None
         if trump is not None:
             t = str(trump).strip().upper()
-            t = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}.get(t, t)
+            t = _SUIT_OF_SYMBOL.get(t, t)
             if t not in SUITS or len(t) != 1:
                 raise InvalidContext("trump", f"{trump!r} is not a trump suit: use S, H, C, D or null.",
                                      f"{trump!r} 不是主花色：请用 S、H、C、D 或 null（无主）。")
             self.trump_suit: int | None = SUITS.index(t)
             self.trump: str | None = t
         else:
-            if rules.variant == "red-five":
+            if rules.spec.always_trump:
                 raise InvalidContext("trump", "red-five always has a trump suit.", "红五必须有主花色。")
             self.trump_suit = None
             self.trump = None
@@ -103,7 +106,7 @@ class Context:
         removed = set(rules.removed_ranks)
         T = self.trump_suit
         L = self.level
-        v = rules.variant
+        order = rules.spec.trump_order
         in_deck = [c >= 52 or code_rank(c) not in removed for c in range(NCODES)]
         special: dict[int, int] = {}  # code -> trump-tier rank (higher = stronger) above the plain suit
         # Trump tiers above the trump suit's plain cards, lowest first: list of lists of codes.
@@ -112,9 +115,9 @@ class Context:
         def others(rank: int, exclude: int | None) -> list[int]:
             return [make_code(s, rank) for s in range(4) if s != exclude]
 
-        if v in ("tractor", "chaodi"):
+        if order in (TrumpOrder.TRACTOR, TrumpOrder.CHAODI):
             assert L is not None
-            if v == "chaodi":
+            if order is TrumpOrder.CHAODI:
                 if T is None:
                     upper.append(others(2, None))
                 else:
@@ -124,12 +127,12 @@ class Context:
             else:
                 upper += [others(L, T), [make_code(T, L)]]
             upper += [[LJ], [BJ]]
-        elif v == "red-five":
+        elif order is TrumpOrder.RED_FIVE:
             assert T is not None
             mate = {0: 2, 2: 0, 1: 3, 3: 1}[T]  # same colour: D<->H, C<->S
             upper = [others(2, T), [make_code(T, 2)], [make_code(mate, 3)], [make_code(T, 3)], [LJ], [BJ],
                      [make_code(2, 5)]]
-        else:  # yongzhou-300
+        else:  # TrumpOrder.YONGZHOU
             if T is None:
                 upper = [others(2, None), others(10, None), [LJ], [BJ]]
             else:
@@ -175,11 +178,11 @@ class Context:
             ts = tiers[es]
             for i in range(len(ts) - 1):
                 if es == TRUMP:
-                    if v == "red-five" and i + 1 > plain_trump_top:
+                    if order is TrumpOrder.RED_FIVE and i + 1 > plain_trump_top:
                         continue
-                    if v == "yongzhou-300" and T is None and not (ts[i] == [LJ] and ts[i + 1] == [BJ]):
+                    if order is TrumpOrder.YONGZHOU and T is None and not (ts[i] == [LJ] and ts[i + 1] == [BJ]):
                         continue
-                    if v == "chaodi" and chaodi_group(ts[i][0]) != chaodi_group(ts[i + 1][0]):
+                    if order is TrumpOrder.CHAODI and chaodi_group(ts[i][0]) != chaodi_group(ts[i + 1][0]):
                         continue
                 for a in ts[i]:
                     adj[a].extend(ts[i + 1])
@@ -191,12 +194,7 @@ class Context:
                 if len(plain) > 2 and k in plain and plain[0] != k:
                     adj[k].append(plain[0])
         self.adj_up = [tuple(a) for a in adj]
-        pts = [0] * NCODES
-        for c in range(52):
-            pts[c] = {5: 5, 10: 10, 13: 10}.get(code_rank(c), 0)
-        if v == "yongzhou-300":
-            pts[LJ], pts[BJ] = 20, 30
-        self.points = pts
+        self.points = [rules.spec.card_point_value(code_rank(c)) for c in range(NCODES)]
 
     # ---------------------------------------------------------------- queries
 

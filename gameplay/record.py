@@ -34,6 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import variants
 from gameplay.cards import CODE_NAMES, NCODES, format_cards, parse_cards, to_counts
 from gameplay.combos import Combo, classify
 from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, InvalidContext, InvalidOption, norm_lang
@@ -47,6 +48,7 @@ from scoring.partnership import HandResult, MatchState, initial_state
 from scoring.redfive import RedFiveResult
 from scoring.rules import PartnershipRules
 from scoring.yongzhou import YongzhouResult
+from variants import Declaring
 
 __all__ = ["RECORD_FORMAT", "HandFacts", "InvalidFacts", "Issue", "Play", "RecordedHand", "TrickEntry",
            "TrickJudgement", "check_trick", "derive", "facts_from_hand", "record_from_json", "record_to_json",
@@ -159,7 +161,7 @@ class HandFacts:
 
     def match_state(self) -> MatchState | None:
         """The partnership match state before the hand, dealer set (None for the individual variants)."""
-        if self.variant not in ("tractor", "chaodi"):
+        if self.variant not in variants.PARTNERSHIP_KEYS:
             return None
         if self.state is not None:
             st = self.state
@@ -185,7 +187,7 @@ class HandFacts:
         """The hand's :class:`Context` (raises :class:`InvalidFacts` naming the wrong fact)."""
         rules = self.rules()
         n = rules.players
-        if self.dealer is None and self.variant != "yongzhou-300":
+        if self.dealer is None and not rules.spec.dealer_is_declarer:
             raise InvalidFacts("dealer", f"{self.variant} needs the dealer's seat (0–{n - 1}).",
                                f"{self.variant} 必须填写庄家座位（0–{n - 1}）。")
         for name in ("dealer", "leader", "buried_by"):
@@ -196,7 +198,7 @@ class HandFacts:
         if self.dealer is None and self.leader is None:
             raise InvalidFacts("leader", "Nobody declared: give the seat that leads the first trick (the start seat).",
                                "无人叫主：请填写首轮首家座位（起始座位）。")
-        if self.variant == "red-five" and (isinstance(self.bid, bool) or not isinstance(self.bid, int)):
+        if rules.spec.declaring is Declaring.BIDDING and (isinstance(self.bid, bool) or not isinstance(self.bid, int)):
             raise InvalidFacts("bid", "red-five needs the dealer's bid (the contract).", "红五必须填写庄家的叫分。")
         if self.state is not None and self.level is not None and self.dealer is not None \
                 and str(self.state.levels[self.dealer % 2]) != str(self.level):
@@ -760,17 +762,17 @@ def _rejudge(walk: _Walk, holdings: list[list[list[int]]], entry_flags: list[Iss
     if whole is not None:
         buried_by = walk.facts.buried_by if walk.facts.buried_by is not None else walk.facts.dealer
         kitty = _derived_kitty(walk)
-        chaodi = walk.rules.variant == "chaodi"
-        # chaodi: every overturner takes the kitty and buries anew, so a shown card may have passed
-        # through the kitty to the dealer or a later overturner
-        takers = {walk.facts.dealer, *(s for s, _ in walk.facts.declarations)} if chaodi else set()
+        # chaodi (炒底): every overturner takes the kitty and buries anew, so a shown card may have
+        # passed through the kitty to the dealer or a later overturner
+        overturners_take_kitty = walk.rules.spec.declaring is Declaring.LEVEL_CARD_AND_JOKER
+        takers = {walk.facts.dealer, *(s for s, _ in walk.facts.declarations)} if overturners_take_kitty else set()
         for i, (seat, cards) in enumerate(walk.facts.declarations):
             have = list(whole[seat])
             for other in takers - {seat, None}:
                 assert other is not None
                 for c in range(NCODES):
                     have[c] += whole[other][c]
-            if seat == buried_by or chaodi:
+            if seat == buried_by or overturners_take_kitty:
                 for c in kitty:
                     have[c] += 1
             lacking = _missing([c for c in range(NCODES) for _ in range(have[c])], cards)
@@ -778,9 +780,9 @@ def _rejudge(walk: _Walk, holdings: list[list[list[int]]], entry_flags: list[Iss
                 flags.append(_flag(
                     "declaration_not_held", seat, (),
                     f"Declaration {i + 1}: seat {seat} showed {format_cards(cards)}, but never played "
-                    f"{format_cards(lacking)}" + (" nor buried it" if seat == buried_by or chaodi else "") + ".",
+                    f"{format_cards(lacking)}" + (" nor buried it" if seat == buried_by or overturners_take_kitty else "") + ".",
                     f"第{i + 1}次亮主：{seat}号座位亮了 {format_cards(cards)}，但从未打出"
-                    + ("或埋下" if seat == buried_by or chaodi else "") + f" {format_cards(lacking)}。"))
+                    + ("或埋下" if seat == buried_by or overturners_take_kitty else "") + f" {format_cards(lacking)}。"))
     return flags
 
 

@@ -211,10 +211,9 @@ def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict
 def _context_text(ctx: Context, lang: str) -> str:
     variant = ctx.rules.variant
     extra_en = extra_zh = ""
-    if variant == "red-five":
-        extra_en, extra_zh = f", {ctx.rules.decks} decks", f"，{ctx.rules.decks}副牌"
-    if variant == "yongzhou-300":
-        extra_en, extra_zh = f", {ctx.rules.players} players", f"，{ctx.rules.players}人"
+    size = ctx.rules.spec.size_label(ctx.rules.decks, ctx.rules.players)
+    if size is not None:
+        extra_en, extra_zh = f", {size[0]}", f"，{size[1]}"
     level_en = level_zh = ""
     if ctx.level is not None:
         name = CODE_NAMES[ctx.level - 2][1:]

@@ -27,17 +27,19 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+import variants
 from gameplay.bots import Bot, make_bot
 from gameplay.cards import BJ, LJ, code_rank
 from gameplay.hand import Hand, HandConfig
 from scoring.partnership import HandResult, MatchState
 from scoring.redfive import RedFiveResult
 from scoring.yongzhou import YongzhouResult
+from variants import Declaring, Settlement
 
 __all__ = ["Summary", "hand_seed", "play_out", "simulate_hand", "simulate_hands", "simulate_match",
            "simulate_matches", "summarize"]
 
-PARTNERSHIP = ("tractor", "chaodi")
+PARTNERSHIP = variants.PARTNERSHIP_KEYS
 YONGZHOU_SESSION = 8
 """Hands per yongzhou-300 session in runs of independent hands (the winner deals the next hand)."""
 
@@ -123,10 +125,12 @@ def make_hand(variant: str, seed: int, *, decks: int | None = None, players: int
 
 def independent_config(variant: str, index: int, players: int) -> dict[str, Any]:
     """State and seats of hand ``index`` of a run of independent hands (deal rotating)."""
-    if variant in PARTNERSHIP:
-        first = "2" if variant == "tractor" else "3"
+    spec = variants.get(variant)
+    if spec.partnership:
+        first = spec.first_level_name
+        assert first is not None
         return {"state": MatchState(levels=(first, first), dealer=index % 4, hands_played=1)}
-    if variant == "red-five":
+    if spec.declaring is Declaring.BIDDING:
         return {"first_bidder": index % players}
     return {"start_seat": index % players}
 
@@ -177,7 +181,7 @@ def simulate_hand(variant: str, seed: int, index: int, bots: Sequence[str], *, d
     n = players or 4
     names = seat_bots(variant, n, bots)
     conf = independent_config(variant, index, n)
-    if variant == "yongzhou-300":
+    if variants.get(variant).settlement is Settlement.YONGZHOU:  # sessions: the winner deals next
         if start_seat is None:
             start_seat = 0
             for i in range(index - index % YONGZHOU_SESSION, index):
@@ -199,7 +203,7 @@ def simulate_hands(variant: str, seed: int, start: int, count: int, bots: Sequen
     out: list[dict[str, Any]] = []
     for i in range(start, start + count):
         seat = None
-        if variant == "yongzhou-300" and out and i % YONGZHOU_SESSION:
+        if variants.get(variant).settlement is Settlement.YONGZHOU and out and i % YONGZHOU_SESSION:
             seat = int(out[-1]["next_dealer"])  # the last hand's winner deals
         out.append(simulate_hand(variant, seed, i, bots, decks=decks, players=players, options=options,
                                  keep_log=keep_log, start_seat=seat))
@@ -305,7 +309,7 @@ class Summary:
                 lv[1] += r["levels"][1]
             out.append(f"levels gained: side 0 ({r0(recs, 0)}) {lv[0]}, side 1 ({r0(recs, 1)}) {lv[1]}; "
                        f"margin per hand {(lv[0] - lv[1]) / len(recs):+.3f}")
-        elif self.variant == "red-five":
+        elif variants.get(self.variant).settlement is Settlement.RED_FIVE:
             finals = [r["dealer_final"] for r in recs]
             out.append(f"dealer's final: mean {statistics.mean(finals):.1f}; distribution: {_histogram(finals, 20)}")
             bids = [r["outcome"]["bid"] for r in recs]
@@ -313,8 +317,9 @@ class Summary:
         else:
             pts = [p for r in recs for p in r["points"]]
             out.append(f"points per seat: mean {statistics.mean(pts):.1f}; distribution: {_histogram(pts, 25)}")
+        settlement = variants.get(self.variant).settlement
         out.append("mean score per bot and hand (" + ("level margin" if self.variant in PARTNERSHIP else
-                                                       "game points" if self.variant == "red-five" else "net")
+                                                       "game points" if settlement is Settlement.RED_FIVE else "net")
                    + "): " + ", ".join(f"{k} {v:+.3f}" for k, v in sorted(self.by_bot().items())))
         return out
 
@@ -331,11 +336,9 @@ def _histogram(values: Iterable[int], width: int) -> str:
 
 def summarize(variant: str, records: list[dict[str, Any]], seconds: float, *, matches: bool = False,
               decks: int | None = None, players: int | None = None) -> Summary:
-    label = variant
-    if variant == "red-five":
-        label += f" ({decks or 2} decks)"
-    elif variant == "yongzhou-300":
-        label += f" ({players or 4} players)"
+    spec = variants.get(variant)
+    size = spec.size_label(decks or spec.default_decks, players or spec.default_players)
+    label = variant if size is None else f"{variant} ({size[0]})"
     return Summary(variant, len(records), seconds, records, matches, label)
 
 

@@ -14,10 +14,11 @@ from config.i18n import core_lang
 from rules_web.referee_apis import ErrorSerializer
 from scoring.api import score_hand_request
 from scoring.errors import ScoringInputError
+from variants import VARIANT_KEYS
 
 
 class ScoringHandInput(serializers.Serializer):
-    variant = serializers.ChoiceField(choices=["tractor", "chaodi", "red-five", "yongzhou-300"])
+    variant = serializers.ChoiceField(choices=list(VARIANT_KEYS))
     options = serializers.DictField(required=False, help_text="Rule overrides by option name.")
     decks = serializers.ChoiceField(choices=[2, 3], required=False, help_text="red-five only")
     players = serializers.ChoiceField(choices=[3, 4], required=False, help_text="yongzhou-300 only")

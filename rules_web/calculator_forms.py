@@ -5,7 +5,16 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+import variants
 from rules_web.referee_forms import LEVEL_CHOICES, VARIANT_CHOICES
+from scoring.api import ScoredHand, score_outcome
+from scoring.errors import Problem, ScoringInputError
+from scoring.partnership import LastTrick, MatchState, PartnershipOutcome
+from scoring.redfive import RedFiveCapture, RedFiveOutcome
+from scoring.rules import scoring_rules
+from scoring.yongzhou import YongzhouOutcome
+from variants import SUIT_SYMBOLS, Settlement
+from variants.options import OPTIONS
 
 SEAT_CHOICES = [(i, str(i)) for i in range(4)]
 YES_NO = [("", "—"), ("yes", _("yes")), ("no", _("no"))]
@@ -35,7 +44,7 @@ class CalculatorForm(forms.Form):
     decks = forms.TypedChoiceField(label=_("Decks"), choices=[(2, "2"), (3, "3")], coerce=int, initial=2, required=False)
     bid = forms.IntegerField(label=_("Bid"), required=False, widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}))
     trump = forms.ChoiceField(label=_("Trump"), required=False,
-                              choices=[("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦")])
+                              choices=[(s, SUIT_SYMBOLS[s]) for s in reversed(variants.SUITS)])
     dealer_points = forms.IntegerField(label=_("Dealer's trick points"), required=False,
                                        widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}))
     dealer_won_last_trick = forms.BooleanField(label=_("Dealer won the last trick"), required=False)
@@ -55,40 +64,42 @@ class CalculatorForm(forms.Form):
                 label=_("Points of seat %(seat)s") % {"seat": seat}, required=False,
                 widget=forms.NumberInput(attrs={"step": 5, "inputmode": "numeric"}))
 
-    def payload(self) -> dict[str, Any]:
-        """The scoring API's JSON body for the chosen variant."""
+    def scored(self, lang: str = "en") -> ScoredHand:
+        """Score the hand with scoring's typed functions (raises ``ScoringInputError``)."""
         d = self.cleaned_data
-        variant = d["variant"]
-        if variant in ("tractor", "chaodi"):
-            outcome: dict[str, Any] = {
-                "attackers_points": d.get("attackers_points") or 0,
-                "kitty_points": d.get("kitty_points") or 0,
-                "last_trick": {"winner": d.get("last_trick_winner") or "dealer", "largest": d.get("last_trick_largest") or 1},
-            }
-            for key in ("a_first_trick", "a_last_trick"):
-                if d.get(key):
-                    outcome[key] = d[key] == "yes"
-            if d.get("throw_penalties"):
-                outcome["throw_penalties"] = d["throw_penalties"]
-            state: dict[str, Any] = {"levels": [d.get("level_0") or "2", d.get("level_1") or "2"], "dealer": d.get("dealer") or 0}
-            if variant == "chaodi":
-                state["a_failures"] = [d.get("a_failures_0") or 0, d.get("a_failures_1") or 0]
-            return {"variant": variant, "state": state, "outcome": outcome}
-        if variant == "red-five":
-            red_fives = [
-                {"played_by": d[f"red_five_{i}_played_by"], "won_by": d[f"red_five_{i}_won_by"]}
-                for i in range(MAX_RED_FIVES)
-                if d.get(f"red_five_{i}_played_by") is not None and d.get(f"red_five_{i}_won_by") is not None
-            ]
-            return {
-                "variant": variant,
-                "decks": d.get("decks") or 2,
-                "outcome": {
-                    "dealer": d.get("dealer") or 0, "bid": d.get("bid"), "trump": d.get("trump") or "S",
-                    "dealer_points": d.get("dealer_points") or 0, "kitty_points": d.get("kitty_points") or 0,
-                    "dealer_won_last_trick": bool(d.get("dealer_won_last_trick")), "red_fives": red_fives,
-                },
-            }
+        spec = variants.get(d["variant"])
+        if spec.partnership:
+            rules = scoring_rules(spec, lang=lang)
+            a_pass = {key: (d[key] == "yes" if d.get(key) else None) for key in ("a_first_trick", "a_last_trick")}
+            outcome: PartnershipOutcome | RedFiveOutcome | YongzhouOutcome = PartnershipOutcome(
+                attackers_points=d.get("attackers_points") or 0,
+                kitty_points=d.get("kitty_points") or 0,
+                last_trick=LastTrick(d.get("last_trick_winner") or "dealer", d.get("last_trick_largest") or 1),
+                a_first_trick=a_pass["a_first_trick"], a_last_trick=a_pass["a_last_trick"],
+                throw_penalties=d.get("throw_penalties") or 0,
+            )
+            failures = (0, 0)
+            if OPTIONS["a_failure_limit"].default(spec) is not None:  # chaodi counts failed A attempts
+                failures = (d.get("a_failures_0") or 0, d.get("a_failures_1") or 0)
+            state = MatchState(levels=(d.get("level_0") or "2", d.get("level_1") or "2"),
+                               dealer=d.get("dealer") or 0, a_failures=failures)
+            return score_outcome(rules, outcome, state, lang)
+        if spec.settlement is Settlement.RED_FIVE:
+            rules = scoring_rules(spec, decks=d.get("decks") or 2, lang=lang)
+            if d.get("bid") is None:
+                raise ScoringInputError([Problem("outcome.bid", "required")], lang)
+            outcome = RedFiveOutcome(
+                dealer=d.get("dealer") or 0, bid=d["bid"], trump=d.get("trump") or "S",
+                dealer_points=d.get("dealer_points") or 0, kitty_points=d.get("kitty_points") or 0,
+                dealer_won_last_trick=bool(d.get("dealer_won_last_trick")),
+                red_fives=tuple(
+                    RedFiveCapture(d[f"red_five_{i}_played_by"], d[f"red_five_{i}_won_by"])
+                    for i in range(MAX_RED_FIVES)
+                    if d.get(f"red_five_{i}_played_by") is not None and d.get(f"red_five_{i}_won_by") is not None
+                ),
+            )
+            return score_outcome(rules, outcome, None, lang)
         players = d.get("players") or 3
-        return {"variant": variant, "players": players,
-                "outcome": {"points": [d.get(f"points_{s}") or 0 for s in range(players)]}}
+        rules = scoring_rules(spec, players=players, lang=lang)
+        outcome = YongzhouOutcome(points=tuple(d.get(f"points_{s}") or 0 for s in range(players)))
+        return score_outcome(rules, outcome, None, lang)

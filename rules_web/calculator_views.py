@@ -5,7 +5,6 @@ from django.shortcuts import render
 
 from config.i18n import core_lang
 from rules_web.calculator_forms import CalculatorForm
-from scoring.api import explain_hand_request
 from scoring.errors import ScoringInputError
 
 
@@ -16,7 +15,8 @@ def calculator_page(request: HttpRequest) -> HttpResponse:
         form = CalculatorForm(request.POST)
         if form.is_valid():
             try:
-                result = explain_hand_request(form.payload(), lang=core_lang())
+                scored = form.scored(lang=core_lang())
+                result = {**scored.response, "explanation": scored.explanation()}
             except ScoringInputError as exc:
                 field_errors = exc.field_errors
     else:

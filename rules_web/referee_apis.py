@@ -12,9 +12,10 @@ from rest_framework.views import APIView
 from config.api import invalid_input
 from config.i18n import core_lang
 from gameplay.referee import RequestInvalid, rule_trick
+from variants import LEVEL_NAMES, VARIANT_KEYS
 
-VARIANTS = ["tractor", "chaodi", "red-five", "yongzhou-300"]
-LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+VARIANTS = list(VARIANT_KEYS)
+LEVELS = list(LEVEL_NAMES)
 
 
 class ErrorSerializer(serializers.Serializer):

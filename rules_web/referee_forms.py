@@ -8,13 +8,15 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+import variants
+
 VARIANT_CHOICES = [
     ("tractor", _("Tractor (拖拉机)")),
     ("chaodi", _("Chaodi (炒地皮)")),
     ("red-five", _("Red five (红五)")),
     ("yongzhou-300", _("Yongzhou 300 (永州三百分)")),
 ]
-LEVEL_CHOICES = [(r, r) for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]]
+LEVEL_CHOICES = [(r, r) for r in variants.LEVEL_NAMES]
 TRUMP_CHOICES = [
     ("S", _("♠ Spades")), ("H", _("♥ Hearts")), ("C", _("♣ Clubs")), ("D", _("♦ Diamonds")),
     ("", _("No trump")),
@@ -51,7 +53,8 @@ class RefereeForm(forms.Form):
         """The referee API's JSON body built from the cleaned form."""
         data = self.cleaned_data
         variant = data["variant"]
-        players = data["players"] if variant == "yongzhou-300" else 4
+        spec = variants.get(variant)
+        players = data["players"] if spec.variable_players else spec.default_players
         payload: dict[str, Any] = {
             "variant": variant,
             "trump": data["trump"] or None,
@@ -59,10 +62,10 @@ class RefereeForm(forms.Form):
             "hands": {str(seat): data.get(f"hand_{seat}", "") for seat in range(players)},
             "plays": [p for p in (data.get(f"play_{i}", "").strip() for i in range(players)) if p],
         }
-        if variant in ("tractor", "chaodi"):
+        if spec.has_levels:
             payload["level"] = data["level"]
-        if variant == "red-five":
+        if spec.variable_decks:
             payload["decks"] = data["decks"]
-        if variant == "yongzhou-300":
+        if spec.variable_players:
             payload["players"] = players
         return payload

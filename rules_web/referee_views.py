@@ -6,13 +6,13 @@ from django.shortcuts import render
 from config.i18n import core_lang
 from gameplay.referee import RequestInvalid, rule_trick
 from rules_web.referee_forms import RefereeForm
+from variants import LEVEL_NAMES, SUIT_SYMBOLS, SUITS
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
-RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+RANKS = list(reversed(LEVEL_NAMES))
 # The card palette: one row per suit (red suits marked), then the jokers.
 PICKER = [
     [{"code": f"{suit}{rank}", "label": f"{symbol}{rank}", "red": suit in "HD"} for rank in RANKS]
-    for suit, symbol in SUIT_SYMBOLS.items()
+    for suit, symbol in ((s, SUIT_SYMBOLS[s]) for s in reversed(SUITS))  # ♠ ♥ ♣ ♦
 ] + [[{"code": "LJ", "label": "小王", "red": False}, {"code": "BJ", "label": "大王", "red": True}]]
 
 

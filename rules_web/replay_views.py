@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from gameplay.cards import SUITS, code_suit
 from gameplay.hand import Hand, InvalidLog, replay
 from gameplay.record import RECORD_FORMAT
+from variants import SUIT_SYMBOLS
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -22,7 +23,7 @@ DEMOS: dict[str, tuple[str, dict[str, int]]] = {
     "yongzhou-300-3": ("yongzhou-300", {"players": 3}),
 }
 """Demo choices: the variant key, or ``red-five-3`` (3 decks) and ``yongzhou-300-3`` (3 players)."""
-SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+SYMBOLS = SUIT_SYMBOLS
 MAX_LOG_BYTES = 2_000_000
 
 KIND_WORDS = {
@@ -111,7 +112,7 @@ def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
     for s in range(n):
         role = []
         if hand.dealer == s:
-            role.append(words["dealer"] if hand.variant != "yongzhou-300" else words["declarer"])
+            role.append(words["declarer"] if hand.rules.spec.dealer_is_declarer else words["dealer"])
         if hand.partnership:
             role.append(f"{words['side']} {s % 2}")
         seats.append({"seat": s, "role": ", ".join(role), "cards": card_chips(dealt[s], ctx),

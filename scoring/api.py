@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import variants
 from scoring.errors import Problem, Problems, ScoringInputError, normalize_lang
 from scoring.explain import explain_partnership, explain_red_five, explain_yongzhou
 from scoring.partnership import (
@@ -28,10 +29,7 @@ from scoring.partnership import (
 )
 from scoring.redfive import RedFiveCapture, RedFiveOutcome, RedFiveResult, settle_red_five
 from scoring.rules import (
-    PARTNERSHIP_VARIANTS,
-    RED_FIVE,
     VARIANTS,
-    YONGZHOU,
     PartnershipRules,
     RedFiveRules,
     ScoringRules,
@@ -39,6 +37,7 @@ from scoring.rules import (
     scoring_rules,
 )
 from scoring.yongzhou import YongzhouOutcome, YongzhouResult, settle_yongzhou
+from variants import Settlement
 
 _MISSING = object()
 
@@ -183,7 +182,8 @@ def score_hand(payload: object, lang: str = "en") -> ScoredHand:
     problems.raise_if_any(lang)
     assert isinstance(variant, str)
 
-    partnership = variant in PARTNERSHIP_VARIANTS
+    spec = variants.get(variant)
+    partnership = spec.partnership
     for key in payload:
         if key == "state" and not partnership:
             problems.add("state", "not_applicable", variant=variant)
@@ -208,23 +208,38 @@ def score_hand(payload: object, lang: str = "en") -> ScoredHand:
         problems.raise_if_any(lang)
     if partnership:
         outcome: Any = _read_partnership_outcome(read, outcome_data)
-    elif variant == RED_FIVE:
+    elif spec.settlement is Settlement.RED_FIVE:
         outcome = _read_red_five_outcome(read, outcome_data)
     else:
         outcome = _read_yongzhou_outcome(read, outcome_data)
     problems.raise_if_any(lang)
     assert rules is not None and outcome is not None
+    return score_outcome(rules, outcome, state, lang)
 
+
+def score_outcome(
+    rules: ScoringRules,
+    outcome: PartnershipOutcome | RedFiveOutcome | YongzhouOutcome,
+    state: MatchState | None = None,
+    lang: str = "en",
+) -> ScoredHand:
+    """Score a typed outcome under built rules: the typed entry behind :func:`score_hand`.
+
+    ``state`` is required for the partnership variants. Raises ``ScoringInputError`` for values
+    the rules refuse (a bid out of range, a seat that does not exist, …).
+    """
+    lang = normalize_lang(lang)
     if isinstance(rules, PartnershipRules):
-        assert state is not None
+        assert state is not None and isinstance(outcome, PartnershipOutcome)
         result, new_state = apply_hand(rules, state, outcome, lang=lang)
         return ScoredHand(
             rules, lang, partnership_response(rules, result, new_state), state, outcome, result, new_state
         )
     if isinstance(rules, RedFiveRules):
+        assert isinstance(outcome, RedFiveOutcome)
         red = settle_red_five(rules, outcome, lang=lang)
         return ScoredHand(rules, lang, red_five_response(red), None, outcome, red, None)
-    assert isinstance(rules, YongzhouRules) and variant == YONGZHOU
+    assert isinstance(rules, YongzhouRules) and isinstance(outcome, YongzhouOutcome)
     yong = settle_yongzhou(rules, outcome, lang=lang)
     if outcome.tie_break is None and len(yong.tied_winners) > 1:
         # a recorded hand says who won the draw (RULES §6.4); no silent choice of the first tied seat

@@ -1,46 +1,29 @@
-"""The few card facts scoring needs: suits, level orders, point cards, kitty capacity.
+"""The few card facts scoring needs: suit and level spellings.
 
-Defined here rather than imported from ``gameplay`` so that ``scoring`` stays a small pure core
-that can be tested on its own (RULES.md §1, §5.2).
+Built on :mod:`variants` (the card vocabulary; point cards and kitty capacity are
+``Variant.total_points`` / ``max_kitty_points``), not on ``gameplay``, so that ``scoring`` stays a
+small pure core that can be tested on its own (RULES.md §1, §5.2).
 
 >>> LEVELS_FROM_2[8], LEVELS_FROM_3[0]
 ('10', '3')
 >>> normalize_level("t"), normalize_level("j")
 ('10', 'J')
->>> max_kitty_points(variant="tractor", decks=2, kitty_cards=8)
-80
 """
 
 from __future__ import annotations
 
-SUITS: tuple[str, ...] = ("S", "H", "C", "D")
+import variants
+
+SUITS: tuple[str, ...] = tuple(reversed(variants.SUITS))
 """Suit letters: spades, hearts, clubs, diamonds (RULES.md §1)."""
 
-SUIT_ALIASES: dict[str, str] = {
-    "S": "S",
-    "♠": "S",
-    "♤": "S",
-    "H": "H",
-    "♥": "H",
-    "♡": "H",
-    "C": "C",
-    "♣": "C",
-    "♧": "C",
-    "D": "D",
-    "♦": "D",
-    "♢": "D",
-    "黑桃": "S",
-    "红桃": "H",
-    "梅花": "C",
-    "草花": "C",
-    "方块": "D",
-    "方片": "D",
-}
+SUIT_ALIASES: dict[str, str] = dict(variants.SUIT_ALIASES)
+"""Suit spellings → letter (:data:`variants.SUIT_ALIASES`)."""
 
-LEVELS_FROM_2: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+LEVELS_FROM_2: tuple[str, ...] = variants.TRACTOR.level_names
 """Levels of ``tractor``: 2 up to A."""
 
-LEVELS_FROM_3: tuple[str, ...] = LEVELS_FROM_2[1:]
+LEVELS_FROM_3: tuple[str, ...] = variants.CHAODI.level_names
 """Levels of ``chaodi``: 3 up to A (2 is a permanent trump there)."""
 
 RANKS: tuple[str, ...] = LEVELS_FROM_2
@@ -66,35 +49,3 @@ def normalize_suit(text: str) -> str | None:
     """
     value = text.strip()
     return SUIT_ALIASES.get(value.upper(), SUIT_ALIASES.get(value))
-
-
-def _deck_points(variant: str, decks: int) -> list[int]:
-    """Point value of every point card in the cards used by ``variant`` with ``decks`` decks."""
-    values: list[int] = []
-    for _ in range(decks):
-        for _suit in SUITS:
-            values += [5, 10, 10]  # 5, 10, K
-        if variant == "yongzhou-300":
-            values += [20, 30]  # LJ, BJ
-    return values
-
-
-def deck_total_points(variant: str, decks: int) -> int:
-    """Total points in the cards of a hand (RULES.md §1): 200 for 2 decks, 300 for 3, yongzhou 300.
-
-    >>> deck_total_points("tractor", 2), deck_total_points("red-five", 3), deck_total_points("yongzhou-300", 2)
-    (200, 300, 300)
-    """
-    return sum(_deck_points(variant, decks))
-
-
-def max_kitty_points(*, variant: str, decks: int, kitty_cards: int) -> int:
-    """The most points a kitty of ``kitty_cards`` cards can hold: the highest point cards of the deck.
-
-    >>> max_kitty_points(variant="red-five", decks=3, kitty_cards=6)
-    60
-    >>> max_kitty_points(variant="tractor", decks=2, kitty_cards=0)
-    0
-    """
-    values = sorted(_deck_points(variant, decks), reverse=True)
-    return sum(values[:kitty_cards])

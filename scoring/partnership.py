@@ -21,6 +21,7 @@ from typing import Literal
 from scoring.cards import normalize_level
 from scoring.errors import Problems
 from scoring.rules import LevelLookup, PartnershipRules
+from variants import LEVEL_NAMES
 
 LastTrickWinner = Literal["dealer", "attackers"]
 MatchEnd = Literal["target", "hand_limit", "draw"]
@@ -348,8 +349,7 @@ def decided_before_limit(rules: PartnershipRules, state: MatchState) -> int | No
 def match_winner_at_limit(state: MatchState, last_hand_dealer_side: int) -> int:
     """The winner when a hand or time limit ends a match (§7 [decided]): the side at the higher
     level; on equal levels the dealer side of the last hand. Needs canonical level spellings."""
-    order = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-    first, second = (order.index(level) for level in state.levels)
+    first, second = (LEVEL_NAMES.index(level) for level in state.levels)
     if first != second:
         return 0 if first > second else 1
     return last_hand_dealer_side

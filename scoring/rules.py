@@ -17,334 +17,44 @@ a ``ScoringInputError`` naming ``options.<name>``.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any
 
-from scoring.cards import LEVELS_FROM_2, LEVELS_FROM_3, deck_total_points, max_kitty_points, normalize_level
+import variants
+from scoring.cards import normalize_level
 from scoring.errors import Problems
-
-TRACTOR = "tractor"
-CHAODI = "chaodi"
-RED_FIVE = "red-five"
-YONGZHOU = "yongzhou-300"
-VARIANTS: tuple[str, ...] = (TRACTOR, CHAODI, RED_FIVE, YONGZHOU)
-PARTNERSHIP_VARIANTS: frozenset[str] = frozenset({TRACTOR, CHAODI})
-
-BandSide = Literal["dealer", "attackers"]
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-# --------------------------------------------------------------------------------------------
-# Level table (tractor §6.1, chaodi §6.2)
-
-
-@dataclass(frozen=True)
-class LevelBand:
-    """From ``lowest`` attackers' points up to the next band: ``side`` goes up ``gain`` levels.
-
-    A band of the attackers' side means the attackers become the dealer side (``gain`` may be 0).
-    """
-
-    lowest: int
-    side: BandSide
-    gain: int
-
-
-@dataclass(frozen=True)
-class LevelLookup:
-    """Which part of the level table applied to an attackers' total."""
-
-    side: BandSide
-    gain: int
-    """Levels gained: the band's gain plus ``extra_levels``."""
-    zero_window: bool
-    band_lowest: int
-    band_highest: int | None
-    """Highest total of the band (before the "every further ``step``" levels); None if open."""
-    band_gain: int
-    extra_levels: int
-
-
-@dataclass(frozen=True)
-class LevelTable:
-    """The level table: a zero window, bands, and "every further ``step`` points one more level".
-
-    >>> STANDARD_LEVEL_TABLE.lookup(0).gain, STANDARD_LEVEL_TABLE.lookup(35).gain
-    (3, 2)
-    >>> lookup = STANDARD_LEVEL_TABLE.lookup(185)
-    >>> lookup.side, lookup.gain, lookup.band_gain, lookup.extra_levels
-    ('attackers', 5, 3, 2)
-    >>> STANDARD_LEVEL_TABLE.takeover
-    80
-    """
-
-    bands: tuple[LevelBand, ...]
-    zero: int | None = 3
-    """Levels the dealer side goes up when the attackers score exactly 0; None: no zero window."""
-    step: int | None = 20
-    """After the last band's lowest total, every further ``step`` points one more level; None: none."""
-
-    def __post_init__(self) -> None:
-        reason = self._problem()
-        if reason:
-            raise ValueError(reason)
-
-    def _problem(self) -> str | None:
-        if not self.bands:
-            return "bands is empty"
-        if self.bands[0].lowest != 0:
-            return "the first band must start at 0"
-        previous: LevelBand | None = None
-        for band in self.bands:
-            if not _is_int(band.lowest) or not _is_int(band.gain) or band.side not in ("dealer", "attackers"):
-                return (
-                    'each band is [whole number of points, "dealer" or "attackers", whole number of levels]'
-                )
-            if band.lowest % 5 or band.gain < 0:
-                return "lowest points must be multiples of 5 and gains at least 0"
-            if previous is not None:
-                if band.lowest <= previous.lowest:
-                    return "lowest points must rise from band to band"
-                if previous.side == "attackers" and band.side == "dealer":
-                    return "dealer bands must come before attacker bands"
-                if previous.side == band.side == "dealer" and band.gain > previous.gain:
-                    return "dealer gains must not rise as the attackers score more"
-                if previous.side == band.side == "attackers" and band.gain < previous.gain:
-                    return "attacker gains must not fall as the attackers score more"
-            previous = band
-        if self.bands[0].side != "dealer" or self.bands[-1].side != "attackers":
-            return "the table needs dealer bands first and at least one attackers band"
-        if self.zero is not None and (not _is_int(self.zero) or self.zero < 0):
-            return "zero must be a whole number of levels (at least 0) or null"
-        if self.step is not None and (not _is_int(self.step) or self.step <= 0 or self.step % 5):
-            return "step must be a positive multiple of 5 or null"
-        return None
-
-    @property
-    def takeover(self) -> int:
-        """The lowest attackers' total at which the attackers become the dealer side (80 by default)."""
-        return next(band.lowest for band in self.bands if band.side == "attackers")
-
-    def lookup(self, total: int) -> LevelLookup:
-        """Apply the table to an attackers' total (any total ≥ 0)."""
-        if total == 0 and self.zero is not None:
-            return LevelLookup("dealer", self.zero, True, 0, 0, self.zero, 0)
-        index = max(i for i, band in enumerate(self.bands) if band.lowest <= total)
-        band = self.bands[index]
-        last = index == len(self.bands) - 1
-        lowest = 5 if band.lowest == 0 and self.zero is not None else band.lowest
-        highest: int | None
-        if last:
-            highest = band.lowest + self.step - 5 if self.step else None
-        else:
-            highest = self.bands[index + 1].lowest - 5
-        extra = (total - band.lowest) // self.step if last and self.step else 0
-        return LevelLookup(band.side, band.gain + extra, False, lowest, highest, band.gain, extra)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "zero": self.zero,
-            "bands": [[band.lowest, band.side, band.gain] for band in self.bands],
-            "step": self.step,
-        }
-
-    @classmethod
-    def from_json(cls, value: object) -> LevelTable:
-        """Build from ``"standard"``, a ``LevelTable`` or ``{"zero", "bands", "step"}``; ValueError(reason)."""
-        if isinstance(value, LevelTable):
-            return value
-        if value == "standard":
-            return STANDARD_LEVEL_TABLE
-        if not isinstance(value, Mapping):
-            raise ValueError("not a table")
-        unknown = set(value) - {"zero", "bands", "step"}
-        if unknown:
-            raise ValueError("unknown keys " + ", ".join(sorted(map(str, unknown))))
-        raw_bands = value.get("bands")
-        if not isinstance(raw_bands, (list, tuple)):
-            raise ValueError("bands must be a list")
-        bands: list[LevelBand] = []
-        for raw in raw_bands:
-            if not isinstance(raw, (list, tuple)) or len(raw) != 3:
-                raise ValueError("each band is [lowest points, side, levels]")
-            lowest, side, gain = raw
-            if not _is_int(lowest) or not _is_int(gain) or side not in ("dealer", "attackers"):
-                raise ValueError(
-                    'each band is [whole number of points, "dealer" or "attackers", whole number of levels]'
-                )
-            bands.append(LevelBand(lowest, side, gain))
-        zero = value.get("zero", 3)
-        step = value.get("step", 20)
-        if zero is not None and not _is_int(zero):
-            raise ValueError("zero must be a whole number of levels or null")
-        if step is not None and not _is_int(step):
-            raise ValueError("step must be a whole number of points or null")
-        return cls(tuple(bands), zero, step)
-
-
-STANDARD_LEVEL_TABLE = LevelTable(
-    bands=(
-        LevelBand(0, "dealer", 2),
-        LevelBand(40, "dealer", 1),
-        LevelBand(80, "attackers", 0),
-        LevelBand(100, "attackers", 1),
-        LevelBand(120, "attackers", 2),
-        LevelBand(140, "attackers", 3),
-    ),
-    zero=3,
-    step=20,
+from variants import Settlement, Variant
+from variants.options import SCORING_OPTIONS, HandLimitTie, KittyMultiplier, Scope
+from variants.options import defaults as option_defaults
+from variants.options import scoring_options as variant_scoring_options
+from variants.tables import (
+    RED_FIVE_TABLE_2_DECKS,
+    RED_FIVE_TABLE_3_DECKS,
+    STANDARD_LEVEL_TABLE,
+    BandSide,
+    GamePointBand,
+    GamePointLookup,
+    GamePointTable,
+    LevelBand,
+    LevelLookup,
+    LevelTable,
 )
-"""Seed 003's table (2 decks): 0 → dealer +3; 5–35 +2; 40–75 +1; 80–95 take over; 100–115 +1; … every 20 one more."""
+from variants.tables import is_int as _is_int
 
+TRACTOR = variants.TRACTOR.key
+CHAODI = variants.CHAODI.key
+RED_FIVE = variants.RED_FIVE.key
+YONGZHOU = variants.YONGZHOU.key
+VARIANTS: tuple[str, ...] = variants.VARIANT_KEYS
+PARTNERSHIP_VARIANTS: frozenset[str] = frozenset(variants.PARTNERSHIP_KEYS)
 
-# --------------------------------------------------------------------------------------------
-# Kitty multiplier
-
-
-class KittyMultiplier(enum.StrEnum):
-    """How the kitty's points multiply when the attackers win the last trick.
-
-    ``largest`` is the number of cards of the largest component of the winning play.
-    """
-
-    POWER_OF_TWO = "power_of_two"
-    """tractor: 2^largest (single 2, pair 4, 2-pair tractor 16, 3-pair tractor 64)."""
-    BY_CARDS = "by_cards"
-    """chaodi: ×1 single, ×2 pair, ×cards for a tractor (4, 6, …) — i.e. ×largest."""
-    FLAT = "flat"
-    """×1 whatever the play."""
-    DOUBLE = "double"
-    """×2 whatever the play."""
-
-    def multiplier(self, largest: int, cap: int | None = None) -> int:
-        """The multiplier for a winning play whose largest component has ``largest`` cards.
-
-        >>> KittyMultiplier.POWER_OF_TWO.multiplier(2), KittyMultiplier.POWER_OF_TWO.multiplier(8, cap=64)
-        (4, 64)
-        >>> KittyMultiplier.BY_CARDS.multiplier(1), KittyMultiplier.BY_CARDS.multiplier(6)
-        (1, 6)
-        """
-        if self is KittyMultiplier.POWER_OF_TWO:
-            value: int = 2 ** min(largest, 64)
-        elif self is KittyMultiplier.BY_CARDS:
-            value = largest
-        elif self is KittyMultiplier.DOUBLE:
-            value = 2
-        else:
-            value = 1
-        return min(value, cap) if cap is not None else value
-
-
-# --------------------------------------------------------------------------------------------
-# Red-five game points (§6.3)
-
-
-@dataclass(frozen=True)
-class GamePointBand:
-    """Dealer's final up to ``highest`` (None: any higher) → the dealer's game points."""
-
-    highest: int | None
-    dealer: int
-
-
-@dataclass(frozen=True)
-class GamePointLookup:
-    index: int
-    lowest: int | None
-    """Lowest dealer's final of the band, None for the open first band."""
-    highest: int | None
-    dealer: int
-    each_defender: int
-
-
-@dataclass(frozen=True)
-class GamePointTable:
-    """The red-five settlement table: bands of the dealer's final; defenders share the opposite.
-
-    >>> RED_FIVE_TABLE_2_DECKS.lookup(-20).dealer, RED_FIVE_TABLE_2_DECKS.lookup(-20).each_defender
-    (-6, 2)
-    >>> RED_FIVE_TABLE_3_DECKS.lookup(85).dealer
-    18
-    """
-
-    bands: tuple[GamePointBand, ...]
-
-    def __post_init__(self) -> None:
-        reason = self._problem()
-        if reason:
-            raise ValueError(reason)
-
-    def _problem(self) -> str | None:
-        if len(self.bands) < 2:
-            return "at least two bands"
-        for i, band in enumerate(self.bands):
-            last = i == len(self.bands) - 1
-            if last != (band.highest is None):
-                return "only the last bound is null"
-            if band.highest is not None and (not _is_int(band.highest) or band.highest % 5):
-                return "bounds must be multiples of 5"
-            if not _is_int(band.dealer) or band.dealer % 3:
-                return "game points must be whole numbers divisible by 3 (the three defenders share them)"
-            if i and band.highest is not None:
-                previous = self.bands[i - 1].highest
-                if previous is not None and band.highest <= previous:
-                    return "bounds must rise"
-        return None
-
-    def lookup(self, final: int) -> GamePointLookup:
-        for index, band in enumerate(self.bands):
-            if band.highest is None or final <= band.highest:
-                previous = self.bands[index - 1].highest if index else None
-                lowest = previous + 5 if previous is not None else None
-                return GamePointLookup(index, lowest, band.highest, band.dealer, -band.dealer // 3)
-        raise AssertionError("the last band is open")  # pragma: no cover
-
-    def to_json(self) -> list[list[int | None]]:
-        return [[band.highest, band.dealer] for band in self.bands]
-
-    @classmethod
-    def from_json(cls, value: object) -> GamePointTable:
-        if isinstance(value, GamePointTable):
-            return value
-        if not isinstance(value, (list, tuple)):
-            raise ValueError("not a list")
-        bands: list[GamePointBand] = []
-        for raw in value:
-            if not isinstance(raw, (list, tuple)) or len(raw) != 2:
-                raise ValueError("each band is [highest or null, game points]")
-            highest, dealer = raw
-            if (highest is not None and not _is_int(highest)) or not _is_int(dealer):
-                raise ValueError("bounds and game points must be whole numbers")
-            bands.append(GamePointBand(highest, dealer))
-        return cls(tuple(bands))
-
-
-RED_FIVE_TABLE_2_DECKS = GamePointTable(
-    (
-        GamePointBand(-70, -18),
-        GamePointBand(-30, -12),
-        GamePointBand(0, -6),
-        GamePointBand(30, 6),
-        GamePointBand(70, 12),
-        GamePointBand(None, 18),
-    )
-)
-RED_FIVE_TABLE_3_DECKS = GamePointTable(
-    (
-        GamePointBand(-80, -18),
-        GamePointBand(-40, -12),
-        GamePointBand(0, -6),
-        GamePointBand(40, 6),
-        GamePointBand(80, 12),
-        GamePointBand(None, 18),
-    )
-)
-
+__all__ = [
+    "PARTNERSHIP_VARIANTS", "RED_FIVE_TABLE_2_DECKS", "RED_FIVE_TABLE_3_DECKS", "SCORING_OPTIONS",
+    "STANDARD_LEVEL_TABLE", "VARIANTS", "BandSide", "GamePointBand", "GamePointLookup", "GamePointTable",
+    "HandLimitTie", "KittyMultiplier", "LevelBand", "LevelLookup", "LevelTable", "PartnershipRules",
+    "RedFiveRules", "ScoringRules", "YongzhouRules", "scoring_rules", "split_options", "variant_options",
+]
 
 # --------------------------------------------------------------------------------------------
 # Rule sets
@@ -355,6 +65,7 @@ class ScoringRules:
     """What every variant's rule set knows: the variant, decks, players and point facts."""
 
     variant: str
+    """The variant's key (what JSON carries); :attr:`spec` is the :class:`variants.Variant` itself."""
     decks: int
     players: int
     total_points: int
@@ -362,6 +73,7 @@ class ScoringRules:
     kitty_cards: int
     kitty_max_points: int
     """The most points the kitty can hold (8 cards of 2 decks: 80)."""
+    spec: Variant = field(repr=False, compare=False, hash=False, kw_only=True)
 
     def to_options(self) -> dict[str, Any]:
         """Every scoring option of the variant with its value, JSON-ready."""
@@ -370,9 +82,9 @@ class ScoringRules:
     def overrides(self) -> dict[str, Any]:
         """The options that differ from the variant's preset (what a tournament needs to store)."""
         preset = scoring_rules(
-            self.variant,
-            decks=self.decks if self.variant == RED_FIVE else None,
-            players=self.players if self.variant == YONGZHOU else None,
+            self.spec,
+            decks=self.decks if self.spec.variable_decks else None,
+            players=self.players if self.spec.variable_players else None,
         ).to_options()
         return {name: value for name, value in self.to_options().items() if preset.get(name) != value}
 
@@ -393,7 +105,7 @@ class PartnershipRules(ScoringRules):
     a_failures_reset_on_deal_loss: bool
     throw_penalties: bool
     hand_limit: int | None
-    hand_limit_tie: str
+    hand_limit_tie: HandLimitTie
     """At the hand limit with equal levels: ``dealer_side`` (§7), ``draw`` or ``deciding_hand``."""
     max_component: int
     """The most cards the largest component of a play can have (24: hands of 25, pairs only)."""
@@ -418,7 +130,7 @@ class PartnershipRules(ScoringRules):
             "a_failures_reset_on_deal_loss": self.a_failures_reset_on_deal_loss,
             "throw_penalties": self.throw_penalties,
             "hand_limit": self.hand_limit,
-            "hand_limit_tie": self.hand_limit_tie,
+            "hand_limit_tie": self.hand_limit_tie.value,
         }
 
 
@@ -567,13 +279,13 @@ def _parse_net_base(value: object, context: _Context) -> int:
     return value  # type: ignore[return-value]
 
 
-HAND_LIMIT_TIES = ("dealer_side", "draw", "deciding_hand")
+HAND_LIMIT_TIES = tuple(member.value for member in HandLimitTie)
 
 
-def _parse_hand_limit_tie(value: object, context: _Context) -> str:
-    if value not in HAND_LIMIT_TIES:
+def _parse_hand_limit_tie(value: object, context: _Context) -> HandLimitTie:
+    if not isinstance(value, str) or value not in HAND_LIMIT_TIES:
         raise _OptionError("choice", choices=", ".join(HAND_LIMIT_TIES), value=value)
-    return value  # type: ignore[return-value]
+    return HandLimitTie(value)
 
 
 def _parse_partnership_mode(value: object, context: _Context) -> bool:
@@ -583,36 +295,34 @@ def _parse_partnership_mode(value: object, context: _Context) -> bool:
     return mode
 
 
-_P = frozenset(PARTNERSHIP_VARIANTS)
-_OPTION_PARSERS: dict[str, tuple[frozenset[str], Callable[[object, _Context], Any]]] = {
-    "level_table": (_P, _parse_level_table),
-    "kitty_multiplier": (_P, _parse_kitty_multiplier),
-    "kitty_multiplier_cap": (_P, _parse_optional_positive),
-    "target_level": (_P, _parse_level),
-    "must_play_levels": (_P, _parse_level_list),
-    "a_pass_conditions": (_P, _parse_bool),
-    "a_failure_limit": (_P, _parse_optional_positive),
-    "a_failure_reset_level": (_P, _parse_reset_level),
-    "a_failures_reset_on_deal_loss": (_P, _parse_bool),
-    "throw_penalties": (_P, _parse_bool),
-    "hand_limit": (_P, _parse_optional_positive),
-    "hand_limit_tie": (_P, _parse_hand_limit_tie),
-    "bid_range": (frozenset({RED_FIVE}), _parse_pair),
-    "bid_increment": (frozenset({RED_FIVE}), _parse_pair),
-    "game_point_table": (frozenset({RED_FIVE}), _parse_game_point_table),
-    "red_five_capture_points": (frozenset({RED_FIVE}), _parse_points),
-    "red_five_capture_game_points": (frozenset({RED_FIVE}), _parse_count),
-    "net_base": (frozenset({YONGZHOU}), _parse_net_base),
-    "partnership_mode": (frozenset({YONGZHOU}), _parse_partnership_mode),
+_PARSERS: dict[str, Callable[[object, _Context], Any]] = {
+    "level_table": _parse_level_table,
+    "kitty_multiplier": _parse_kitty_multiplier,
+    "kitty_multiplier_cap": _parse_optional_positive,
+    "target_level": _parse_level,
+    "must_play_levels": _parse_level_list,
+    "a_pass_conditions": _parse_bool,
+    "a_failure_limit": _parse_optional_positive,
+    "a_failure_reset_level": _parse_reset_level,
+    "a_failures_reset_on_deal_loss": _parse_bool,
+    "throw_penalties": _parse_bool,
+    "hand_limit": _parse_optional_positive,
+    "hand_limit_tie": _parse_hand_limit_tie,
+    "bid_range": _parse_pair,
+    "bid_increment": _parse_pair,
+    "game_point_table": _parse_game_point_table,
+    "red_five_capture_points": _parse_points,
+    "red_five_capture_game_points": _parse_count,
+    "net_base": _parse_net_base,
+    "partnership_mode": _parse_partnership_mode,
 }
+"""How each scoring option's JSON value is checked; names and defaults come from :data:`variants.options.OPTIONS`."""
+assert set(_PARSERS) == SCORING_OPTIONS, "every scoring option of variants.options has a parser"
 
-SCORING_OPTIONS: frozenset[str] = frozenset(_OPTION_PARSERS)
-"""Every scoring option name (engine options in ``gameplay`` use other names)."""
 
-
-def variant_options(variant: str) -> frozenset[str]:
+def variant_options(variant: str | Variant) -> frozenset[str]:
     """The scoring options that apply to ``variant``."""
-    return frozenset(name for name, (variants, _) in _OPTION_PARSERS.items() if variant in variants)
+    return variant_scoring_options(variant)
 
 
 def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -622,50 +332,14 @@ def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
     return scoring, rest
 
 
-def default_options(variant: str, *, decks: int | None = None, players: int | None = None) -> dict[str, Any]:
+def default_options(variant: str | Variant, *, decks: int | None = None,
+                    players: int | None = None) -> dict[str, Any]:
     """The preset's option values (Python values) for ``variant``; ``must_play_levels`` None = the target."""
-    if variant == TRACTOR:
-        return {
-            "level_table": STANDARD_LEVEL_TABLE,
-            "kitty_multiplier": KittyMultiplier.POWER_OF_TWO,
-            "kitty_multiplier_cap": 64,
-            "target_level": "J",
-            "must_play_levels": None,
-            "a_pass_conditions": False,
-            "a_failure_limit": None,
-            "a_failure_reset_level": None,
-            "a_failures_reset_on_deal_loss": False,
-            "throw_penalties": False,
-            "hand_limit": None,
-            "hand_limit_tie": "dealer_side",
-        }
-    if variant == CHAODI:
-        return {
-            "level_table": STANDARD_LEVEL_TABLE,
-            "kitty_multiplier": KittyMultiplier.BY_CARDS,
-            "kitty_multiplier_cap": None,
-            "target_level": "A",
-            "must_play_levels": None,
-            "a_pass_conditions": True,
-            "a_failure_limit": 3,
-            "a_failure_reset_level": None,
-            "a_failures_reset_on_deal_loss": False,
-            "throw_penalties": False,
-            "hand_limit": None,
-            "hand_limit_tie": "dealer_side",
-        }
-    if variant == RED_FIVE:
-        three = decks == 3
-        return {
-            "bid_range": (80, 300) if three else (60, 200),
-            "bid_increment": (5, 15),
-            "game_point_table": RED_FIVE_TABLE_3_DECKS if three else RED_FIVE_TABLE_2_DECKS,
-            "red_five_capture_points": 20,
-            "red_five_capture_game_points": 2,
-        }
-    if variant == YONGZHOU:
-        return {"net_base": 300 // (players or 4), "partnership_mode": False}
-    raise ValueError(f"unknown variant {variant!r}")
+    try:
+        spec = variants.get(variant)
+    except variants.UnknownVariant:
+        raise ValueError(f"unknown variant {variant!r}") from None
+    return option_defaults(spec, Scope.SCORING, decks=decks, players=players)
 
 
 def _check_count(
@@ -690,7 +364,7 @@ def _check_count(
 
 
 def scoring_rules(
-    variant: str,
+    variant: str | Variant,
     options: Mapping[str, Any] | None = None,
     *,
     decks: int | None = None,
@@ -704,18 +378,19 @@ def scoring_rules(
     Raises ``ScoringInputError`` naming ``variant``, ``decks``, ``players`` or ``options.<name>``.
     """
     problems = Problems()
-    if not isinstance(variant, str) or variant not in VARIANTS:
+    if not isinstance(variant, (str, Variant)) or str(variant) not in VARIANTS:
         problems.add("variant", "unknown_variant", value=variant, choices=", ".join(VARIANTS))
         problems.raise_if_any(lang)
-    if variant == YONGZHOU:
+    spec = variants.get(variant)
+    variant = spec.key
+    if spec.settlement is Settlement.YONGZHOU:  # its deck is fixed by the removed ranks: no decks
         if decks is not None:
             problems.add("decks", "not_applicable", variant=variant)
-        used_decks: int | None = 2
-        used_players = _check_count(problems, "players", players, variant, (3, 4), 4)
+        used_decks: int | None = spec.default_decks
     else:
-        allowed_decks = (2, 3) if variant == RED_FIVE else (2,)
-        used_decks = _check_count(problems, "decks", decks, variant, allowed_decks, 2)
-        used_players = _check_count(problems, "players", players, variant, (4,), 4)
+        used_decks = _check_count(problems, "decks", decks, variant, spec.decks, spec.default_decks)
+    used_players = _check_count(problems, "players", players, variant, tuple(sorted(spec.players)),
+                                spec.default_players)
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
@@ -724,7 +399,7 @@ def scoring_rules(
     problems.raise_if_any(lang)
     assert used_decks is not None and used_players is not None
 
-    levels = LEVELS_FROM_3 if variant == CHAODI else LEVELS_FROM_2
+    levels = spec.level_names or variants.LEVEL_NAMES
     context = _Context(variant, levels, used_players)
     applicable = variant_options(variant)
     for name in options:
@@ -732,13 +407,13 @@ def scoring_rules(
             problems.add(f"options.{name}", "unknown_option")
         elif name not in applicable:
             problems.add(f"options.{name}", "option_not_for_variant", variant=variant)
-    values = default_options(variant, decks=used_decks, players=used_players)
+    values = default_options(spec, decks=used_decks, players=used_players)
     for name in applicable:
         if name not in options:
             continue
         raw = options[name]
         try:
-            values[name] = _OPTION_PARSERS[name][1](raw, context)
+            values[name] = _PARSERS[name](raw, context)
         except _OptionError as error:
             field = f"options.{name}"
             if name == "must_play_levels" and isinstance(raw, (list, tuple)):
@@ -746,22 +421,24 @@ def scoring_rules(
             problems.add(field, error.code, **error.params)
     problems.raise_if_any(lang)
 
-    total = deck_total_points(variant, used_decks)
-    if variant == YONGZHOU:
+    total = spec.total_points(used_decks, used_players)
+    kitty_cards = spec.kitty_size(used_decks, used_players)
+    kitty_max = spec.max_kitty_points(used_decks, used_players)
+    if spec.settlement is Settlement.YONGZHOU:
         return YongzhouRules(
+            spec=spec,
             variant=variant,
             decks=used_decks,
             players=used_players,
             total_points=total,
-            kitty_cards=0,
-            kitty_max_points=0,
+            kitty_cards=kitty_cards,
+            kitty_max_points=kitty_max,
             net_base=values["net_base"],
             partnership_mode=values["partnership_mode"],
         )
-    kitty_cards = 6 if used_decks == 3 else 8
-    kitty_max = max_kitty_points(variant=variant, decks=used_decks, kitty_cards=kitty_cards)
-    if variant == RED_FIVE:
+    if spec.settlement is Settlement.RED_FIVE:
         return RedFiveRules(
+            spec=spec,
             variant=variant,
             decks=used_decks,
             players=used_players,
@@ -779,8 +456,9 @@ def scoring_rules(
     if must_play is None:
         must_play = (target,)
     must_play = tuple(sorted(set(must_play), key=levels.index))
-    hand_size = (54 * used_decks - kitty_cards) // used_players
+    hand_size = spec.hand_size(used_decks, used_players)
     return PartnershipRules(
+        spec=spec,
         variant=variant,
         decks=used_decks,
         players=used_players,

@@ -56,6 +56,7 @@ from tournaments.models import (
     Tournament,
     Variant,
 )
+from variants import SUIT_SYMBOLS
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ GRID_WIDTH_MM = 192.0
 """The score sheet's hands table on A4 with 9 mm margins."""
 INDIVIDUAL_DEFAULT_HANDS = 8
 """Hands at a table of an individual round when the stage does not say (as services.formats)."""
-TRUMP_LABELS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+TRUMP_LABELS = SUIT_SYMBOLS
 
 
 class DocumentError(ValueError):

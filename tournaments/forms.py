@@ -11,9 +11,11 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.formats import tiebreaks
 from tournaments.models import Stage, Tournament, Variant
+from variants import SUIT_SYMBOLS, SUITS
 
 SEAT_CHOICES = [(0, "0"), (1, "1"), (2, "2"), (3, "3")]
-TRUMP_CHOICES = [("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦"), ("", _("No trump"))]
+SUIT_CHOICES = [(suit, SUIT_SYMBOLS[suit]) for suit in reversed(SUITS)]  # ♠ ♥ ♣ ♦
+TRUMP_CHOICES = [*SUIT_CHOICES, ("", _("No trump"))]
 LARGEST_CHOICES = [(1, _("single")), (2, _("pair")), (4, _("2-pair tractor")), (6, _("3-pair tractor")),
                    (8, _("4-pair tractor"))]
 YES_NO = [("yes", _("yes")), ("no", _("no"))]
@@ -383,7 +385,6 @@ class CorrectionForm(HandForm):
 
 # --------------------------------------------------------------------------- individual tables (issue 6)
 
-SUIT_CHOICES = [("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦")]
 
 
 def _big_number(**attrs: Any) -> forms.NumberInput:

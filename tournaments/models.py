@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+import variants
 from tournaments.labels import round_label
 
 
@@ -37,7 +38,7 @@ class Variant(models.TextChoices):
     YONGZHOU = "yongzhou-300", _("Yongzhou 300 (永州三百分)")
 
 
-PARTNERSHIP_VARIANTS = (Variant.TRACTOR, Variant.CHAODI)
+PARTNERSHIP_VARIANTS = tuple(Variant(key) for key in variants.PARTNERSHIP_KEYS)
 
 
 class Player(TimeStamped):
@@ -117,7 +118,7 @@ class Tournament(TimeStamped):
         constraints = [
             models.CheckConstraint(condition=Q(status__in=["draft", "registration", "running", "finished"]),
                                    name="tournament_status_valid"),
-            models.CheckConstraint(condition=Q(variant__in=["tractor", "chaodi", "red-five", "yongzhou-300"]),
+            models.CheckConstraint(condition=Q(variant__in=list(variants.VARIANT_KEYS)),
                                    name="tournament_variant_valid"),
             models.CheckConstraint(condition=Q(decks__in=[2, 3]), name="tournament_decks_2_or_3"),
             models.CheckConstraint(condition=Q(players_per_table__in=[3, 4]), name="tournament_players_3_or_4"),
@@ -132,6 +133,11 @@ class Tournament(TimeStamped):
     @property
     def is_partnership(self) -> bool:
         return self.variant in PARTNERSHIP_VARIANTS
+
+    @property
+    def spec(self) -> variants.Variant:
+        """The rule variant as data (:mod:`variants`): ask it instead of comparing ``variant`` with names."""
+        return variants.get(self.variant)
 
 
 class Entry(TimeStamped):

@@ -56,6 +56,7 @@ from tournaments.services import stages as stage_services
 from tournaments.services import table_hands as table_services
 from tournaments.services import transfer as transfer_services
 from tournaments.services.hands import initial_state, score_hand
+from variants import Settlement
 
 HTMX_STOP_POLLING = 286
 
@@ -234,7 +235,7 @@ def _match_context(match: Match) -> dict[str, Any]:
     if _is_individual(match):
         return {**common, "individual": True, "table_seats": pages.table_seats(match),
                 "hands": pages.individual_hand_rows(match), "hands_planned": match.stage.hands_per_table,
-                "red_five": match.stage.tournament.variant == "red-five"}
+                "red_five": match.stage.tournament.spec.settlement is Settlement.RED_FIVE}
     seats = selectors.seat_names(match)
     preview = selectors.next_dealer_preview(match)
     levels = (match.state or {}).get("levels")
@@ -895,7 +896,7 @@ def _table_form(match: Match, data: QueryDict | None = None) -> TableHandForm:
     seats = [(row["seat"], row["name"]) for row in pages.table_seats(match)]
     initial: dict[str, Any] = {"version": match.version}
     # No seat is preselected: the dealer (red five: who won the bid) and the declarer are tapped every hand.
-    if tournament.variant == "red-five":
+    if tournament.spec.settlement is Settlement.RED_FIVE:
         initial.update(dealer_points=0, kitty_points=0, dealer_won_last_trick="no")
         return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial)
     initial.update({f"points_{seat}": 0 for seat, _name in seats})

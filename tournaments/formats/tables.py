@@ -55,6 +55,8 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
+import variants
+
 __all__ = [
     "VARIANTS",
     "DrawError",
@@ -71,7 +73,7 @@ __all__ = [
 T = TypeVar("T", bound=Hashable)
 
 Variant = Literal["red-five", "yongzhou-300"]
-VARIANTS: tuple[str, ...] = ("red-five", "yongzhou-300")
+VARIANTS: tuple[str, ...] = tuple(k for k, v in variants.VARIANTS.items() if not v.partnership)
 
 
 class DrawError(ValueError):
@@ -118,14 +120,15 @@ def table_plan(n: int, variant: Variant | str, *, prefer: int | None = None) -> 
     >>> [table_plan(n, "yongzhou-300").sizes for n in (3, 4, 6, 7, 9, 13)]
     [(3,), (4,), (3, 3), (4, 3), (3, 3, 3), (4, 3, 3, 3)]
     """
-    if variant == "red-five":
+    spec = variants.VARIANTS.get(variant) if isinstance(variant, str) else None
+    if spec is None or spec.partnership:
+        raise DrawError(f"Individual table rounds are for {', '.join(VARIANTS)}, not {variant!r}.")
+    if not spec.variable_players:  # red five: tables of 4 only
         if prefer not in (None, 4):
             raise DrawError("red-five is played at tables of 4.")
         if n < 4:
             raise DrawError("red-five needs at least 4 players.")
         return TablePlan((4,) * (n // 4), n % 4)
-    if variant != "yongzhou-300":
-        raise DrawError(f"Individual table rounds are for {', '.join(VARIANTS)}, not {variant!r}.")
     size = 4 if prefer is None else prefer
     if size not in (3, 4):
         raise DrawError("yongzhou-300 tables have 3 or 4 players.")

@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from tournaments.labels import round_label
 from tournaments.models import HandRecord, Match, Stage, Tournament
 from tournaments.permissions import can_view
+from variants import LEVEL_NAMES
 
-LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+LEVELS = list(LEVEL_NAMES)
 
 
 def level_index(level: str | None) -> int:

@@ -8,10 +8,11 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+import variants
 from tournaments import selectors
 from tournaments.models import Entry, HandRecord, Match, Stage, Tournament
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "": "NT"}
+SUIT_SYMBOLS = {**variants.SUIT_SYMBOLS, "": "NT"}
 
 
 def entries_of(tournament: Tournament) -> QuerySet[Entry]:

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import variants
 from config.i18n import core_lang
 from scoring.api import score_hand_request
 from scoring.errors import ScoringInputError
@@ -31,9 +32,10 @@ from tournaments.models import (
 from tournaments.permissions import is_organizer
 from tournaments.services.bracket import after_result, dependent_matches, match_finished, match_result_changed
 from tournaments.services.common import Actor, audit, check_version, lock_match
+from variants.options import OPTIONS
 
-FIRST_LEVEL = {"tractor": "2", "chaodi": "3"}
-SUITS = ("S", "H", "C", "D")
+FIRST_LEVEL = {key: v.first_level_name for key, v in variants.VARIANTS.items() if v.has_levels}
+SUITS = tuple(reversed(variants.SUITS))
 
 
 # --------------------------------------------------------------------------- match state
@@ -41,7 +43,7 @@ SUITS = ("S", "H", "C", "D")
 def initial_state(tournament: Tournament, dealer: int) -> dict[str, Any]:
     first = FIRST_LEVEL[tournament.variant]
     state: dict[str, Any] = {"levels": [first, first], "dealer": dealer}
-    if tournament.variant == "chaodi":
+    if OPTIONS["a_failure_limit"].default(tournament.spec) is not None:  # chaodi counts failed A attempts
         state["a_failures"] = [0, 0]
     return state
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+import variants
 from config.i18n import core_lang
 from gameplay.errors import GameplayError
 from gameplay.rulesets import ENGINE_OPTIONS, ruleset
@@ -26,9 +27,10 @@ def options_validate(*, variant: str, options: Mapping[str, Any] | None, decks: 
     scoring_part, engine_part = split_options(options)
     engine_part = {k: v for k, v in engine_part.items() if k in ENGINE_OPTIONS}
     kwargs: dict[str, Any] = {}
-    if variant == "red-five":
+    spec = variants.VARIANTS.get(variant) if isinstance(variant, str) else None
+    if spec is not None and spec.variable_decks:
         kwargs["decks"] = decks
-    if variant == "yongzhou-300":
+    if spec is not None and spec.variable_players:
         kwargs["players"] = players
     try:
         scoring_rules(variant, scoring_part, lang=core_lang(), **kwargs)

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 from django.utils.translation import gettext as _
 
+import variants
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Match, Player, Team, Tournament, Variant
 from tournaments.services.common import Actor, audit, require_organizer
@@ -61,9 +62,10 @@ def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", option
                       require_confirmation: bool = False) -> Tournament:
     if variant not in Variant.values:
         raise ServiceError.one("variant", _("Unknown variant; choose one of %(v)s.") % {"v": ", ".join(Variant.values)})
-    if decks not in (2, 3) or (decks == 3 and variant != "red-five"):
+    spec = variants.get(variant)
+    if decks not in (2, 3) or decks not in spec.decks:
         raise ServiceError.one("decks", _("Only red five may be played with 3 decks; otherwise 2."))
-    if players_per_table not in (3, 4) or (players_per_table == 3 and variant != "yongzhou-300"):
+    if players_per_table not in (3, 4) or players_per_table not in spec.players:
         raise ServiceError.one("players_per_table", _("Only Yongzhou 300 may be played with 3 players; otherwise 4."))
     if starts_on and ends_on and ends_on < starts_on:
         raise ServiceError.one("ends_on", _("The tournament cannot end before it starts."))

@@ -20,6 +20,7 @@ from tournaments.services.bracket import after_result
 from tournaments.services.common import Actor, audit, check_version, lock_match
 from tournaments.services.hands import HandOutcome
 from tournaments.services.stages import INDIVIDUAL_DEFAULT_HANDS
+from variants import Declaring
 
 
 def table_hand_payload(match: Match, outcome: Mapping[str, Any]) -> dict[str, Any]:
@@ -27,7 +28,7 @@ def table_hand_payload(match: Match, outcome: Mapping[str, Any]) -> dict[str, An
     tournament = match.stage.tournament
     payload: dict[str, Any] = {"variant": tournament.variant, "options": split_options(tournament.options or {})[0],
                                "outcome": dict(outcome)}
-    if tournament.variant == "red-five":
+    if tournament.spec.variable_decks:
         payload["decks"] = tournament.decks
     else:
         payload["players"] = int((match.state or {}).get("players") or tournament.players_per_table)
@@ -51,7 +52,7 @@ def table_hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any
         except ScoringInputError as exc:
             raise ServiceError(exc.field_errors) from exc
         state = dict(match.state or {})
-        if match.stage.tournament.variant == "red-five":
+        if match.stage.tournament.spec.declaring is Declaring.BIDDING:  # the bid's winner deals
             dealer = int(outcome["dealer"])
         else:
             dealer = int(state.get("dealer", 0))
@@ -105,7 +106,7 @@ def _table_rewrite(match: Match, hands: list[Any], outcomes: list[dict[str, Any]
     dealer = int(state.get("first", 0))
     for hand, outcome, result in zip(hands, outcomes, results, strict=False):
         hand.outcome, hand.result = outcome, result
-        if match.stage.tournament.variant == "red-five":
+        if match.stage.tournament.spec.declaring is Declaring.BIDDING:
             hand.dealer = int(outcome["dealer"])
         else:
             hand.dealer = dealer

@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+import variants
 from gameplay.rulesets import VARIANTS
 from gameplay.simulate import ProgressBar, simulate_hands, simulate_matches, summarize
 
@@ -49,7 +50,7 @@ class Command(BaseCommand):
         if not bots or unknown:
             raise CommandError(f"unknown bot(s) {', '.join(unknown) or '(none)'}: use {', '.join(sorted(BOTS))}")
         match = bool(opts["match"])
-        if match and variant not in ("tractor", "chaodi"):
+        if match and not variants.get(variant).partnership:
             raise CommandError("--match needs a partnership variant (tractor or chaodi)")
         keep_log = opts["log"] is not None
         jobs = max(1, int(opts["jobs"]))
