@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from gameplay.replay_views import replay_context
 
 from gameplay.cards import parse_cards
 from gameplay.hand import Hand, HandConfig, replay
