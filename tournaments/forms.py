@@ -94,7 +94,7 @@ class TournamentForm(forms.Form):
     ends_on = date_field(_("Ends on"))
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     seat_names = forms.ChoiceField(label=_("Seats are called"), choices=Tournament.SeatNames.choices,
-                                   initial=Tournament.SeatNames.NUMBERS, widget=BigRadio,
+                                   initial=Tournament.SeatNames.NUMBERS, widget=BigRadio, required=False,
                                    help_text=_("On pages, printed sheets and messages (the API counts seats from 0)."))
     is_public = forms.BooleanField(label=_("Public (anyone can follow it)"), required=False, initial=True)
     require_confirmation = forms.BooleanField(
@@ -107,6 +107,9 @@ class TournamentForm(forms.Form):
                            help_text=_("Overrides of the variant's rules, e.g. {\"throw_penalties\": true}. "
                                        "Leave empty for the standard rules."))
 
+    def clean_seat_names(self) -> str:
+        return self.cleaned_data.get("seat_names") or Tournament.SeatNames.NUMBERS
+
 
 class TournamentEditForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
@@ -114,7 +117,7 @@ class TournamentEditForm(forms.Form):
     ends_on = date_field(_("Ends on"))
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     seat_names = forms.ChoiceField(label=_("Seats are called"), choices=Tournament.SeatNames.choices,
-                                   initial=Tournament.SeatNames.NUMBERS, widget=BigRadio,
+                                   initial=Tournament.SeatNames.NUMBERS, widget=BigRadio, required=False,
                                    help_text=_("On pages, printed sheets and messages (the API counts seats from 0)."))
     is_public = forms.BooleanField(label=_("Public (anyone can follow it)"), required=False)
     require_confirmation = forms.BooleanField(
@@ -129,8 +132,12 @@ class TournamentEditForm(forms.Form):
                                       "is_public": tournament.is_public, "options": tournament.options,
                                       "require_confirmation": tournament.require_confirmation})
         super().__init__(*args, **kwargs)
+        self.tournament = tournament
         if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
             del self.fields["options"]
+
+    def clean_seat_names(self) -> str:
+        return self.cleaned_data.get("seat_names") or self.tournament.seat_names
 
     def changes(self) -> dict[str, Any]:
         return dict(self.cleaned_data)
