@@ -186,7 +186,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "name", "variant", "options", "decks", "players_per_table", "starts_on", "ends_on", "venue",
-                  "status", "is_public", "require_confirmation", "owner", "created_at", "updated_at"]
+                  "status", "is_public", "require_confirmation", "seat_names", "owner", "created_at", "updated_at"]
         read_only_fields = ["id", "status", "owner", "created_at", "updated_at"]
 
 

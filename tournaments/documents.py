@@ -32,7 +32,7 @@ from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone, translation
-from django.utils.text import slugify
+from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -45,6 +45,7 @@ from scoring.rules import (
     split_options,
 )
 from tournaments import selectors
+from tournaments.labels import partners_note, seat_label, seat_short
 from tournaments.models import (
     Entry,
     HandRecord,
@@ -697,8 +698,8 @@ def sheet_for(match: Match, rules: ScoringRules, base_url: str) -> Sheet:
         signatures = [s["name"] for s in sides]
     else:
         side_labels = []
-        signatures = [f"{s['number']} · {s['name']}" for s in seats]
-    seat_labels = [f"{s['number']} {s['name']}" for s in seats]
+        signatures = [f"{seat_short(match.stage.tournament, s['number'])} · {s['name']}" for s in seats]
+    seat_labels = [f"{seat_short(match.stage.tournament, s['number'])} {s['name']}" for s in seats]
     columns = sheet_columns(rules, seat_labels, side_labels)
     link = base_url + table_link_path(match.scorer_token)
     rows = sheet_rows(columns, match.hands.all(), rules)
@@ -714,10 +715,10 @@ def blank_sheet(rules: ScoringRules, stage: Stage | None = None) -> Sheet:
               "team": ""} for seat in range(rules.players)]
     sides = ([{"number": side, "name": "", "seats": [s for s in seats if s["side"] == side]} for side in (0, 1)]
              if isinstance(rules, PartnershipRules) else [])
-    side_labels = [_("Side %(n)s") % {"n": side} for side in (0, 1)] if sides else []
-    seat_labels = [str(seat) for seat in range(rules.players)]
+    side_labels = [_("Side %(n)s") % {"n": side + 1} for side in (0, 1)] if sides else []
+    seat_labels = [seat_short(None, seat) for seat in range(rules.players)]
     columns = sheet_columns(rules, seat_labels, side_labels)
-    signatures = side_labels or [_("Seat %(n)s") % {"n": s} for s in range(rules.players)]
+    signatures = side_labels or [capfirst(seat_label(None, s)) for s in range(rules.players)]
     return Sheet(variant=rules.variant, rules=rules, columns=columns,
                  rows=[], blank_rows=hand_rows_for(rules, stage), seats=seats, sides=sides,
                  signatures=[*signatures, _("Umpire")], notes=sheet_notes(rules, None))
@@ -727,8 +728,7 @@ def sheet_notes(rules: ScoringRules, match: Match | None) -> list[str]:
     notes = [_("Points are multiples of 5; the kitty holds at most %(k)s.") % {"k": rules.kitty_max_points}
              if rules.kitty_max_points else _("Points are multiples of 5.")]
     if isinstance(rules, PartnershipRules):
-        notes.append(_("Side 0 sits in seats 0 and 2, side 1 in seats 1 and 3. Target level: %(t)s.")
-                     % {"t": rules.target_level})
+        notes.append(partners_note(match.stage.tournament if match else None, rules.target_level))
         notes.append(_("Last trick: D = dealer side, A = attackers; largest = cards in its largest component."))
     elif isinstance(rules, YongzhouRules):
         notes.append(_("The players' points must sum to %(n)s.") % {"n": rules.total_points})

@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.formats import tiebreaks
+from tournaments.labels import seat_label, seat_short
 from tournaments.models import Stage, Tournament, Variant
 from variants import SUIT_SYMBOLS, SUITS
 
@@ -70,15 +71,33 @@ class OptionsField(forms.CharField):
 
 
 class DateInput(forms.DateInput):
+    """A browser date picker. Its value is always ISO (``2025-05-01``), whatever the page's language: a
+    localized value (``2025年5月1日``) is not a valid ``<input type=date>`` value, so the browser would show
+    the field empty and the next save would erase the date."""
+
     input_type = "date"
+
+    def __init__(self, attrs: dict[str, Any] | None = None, format: str | None = None) -> None:
+        super().__init__(attrs=attrs, format=format or "%Y-%m-%d")
+
+
+ISO_DATE_FORMATS = ["%Y-%m-%d"]
+
+
+def date_field(label: Any) -> forms.DateField:
+    """An optional date, entered and shown as ISO in every language (the date picker's own format)."""
+    return forms.DateField(label=label, required=False, widget=DateInput, input_formats=ISO_DATE_FORMATS)
 
 
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices, initial=Variant.TRACTOR)
-    starts_on = forms.DateField(label=_("Starts on"), required=False, widget=DateInput)
-    ends_on = forms.DateField(label=_("Ends on"), required=False, widget=DateInput)
+    starts_on = date_field(_("Starts on"))
+    ends_on = date_field(_("Ends on"))
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    seat_names = forms.ChoiceField(label=_("Seats are called"), choices=Tournament.SeatNames.choices,
+                                   initial=Tournament.SeatNames.NUMBERS, widget=BigRadio, required=False,
+                                   help_text=_("On pages, printed sheets and messages (the API counts seats from 0)."))
     is_public = forms.BooleanField(label=_("Public (anyone can follow it)"), required=False, initial=True)
     require_confirmation = forms.BooleanField(
         label=_("Results need confirmation"), required=False,
@@ -90,12 +109,18 @@ class TournamentForm(forms.Form):
                            help_text=_("Overrides of the variant's rules, e.g. {\"throw_penalties\": true}. "
                                        "Leave empty for the standard rules."))
 
+    def clean_seat_names(self) -> str:
+        return self.cleaned_data.get("seat_names") or Tournament.SeatNames.NUMBERS
+
 
 class TournamentEditForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
-    starts_on = forms.DateField(label=_("Starts on"), required=False, widget=DateInput)
-    ends_on = forms.DateField(label=_("Ends on"), required=False, widget=DateInput)
+    starts_on = date_field(_("Starts on"))
+    ends_on = date_field(_("Ends on"))
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    seat_names = forms.ChoiceField(label=_("Seats are called"), choices=Tournament.SeatNames.choices,
+                                   initial=Tournament.SeatNames.NUMBERS, widget=BigRadio, required=False,
+                                   help_text=_("On pages, printed sheets and messages (the API counts seats from 0)."))
     is_public = forms.BooleanField(label=_("Public (anyone can follow it)"), required=False)
     require_confirmation = forms.BooleanField(
         label=_("Results need confirmation"), required=False,
@@ -105,11 +130,16 @@ class TournamentEditForm(forms.Form):
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"name": tournament.name, "starts_on": tournament.starts_on,
                                       "ends_on": tournament.ends_on, "venue": tournament.venue,
+                                      "seat_names": tournament.seat_names,
                                       "is_public": tournament.is_public, "options": tournament.options,
                                       "require_confirmation": tournament.require_confirmation})
         super().__init__(*args, **kwargs)
+        self.tournament = tournament
         if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
             del self.fields["options"]
+
+    def clean_seat_names(self) -> str:
+        return self.cleaned_data.get("seat_names") or self.tournament.seat_names
 
     def changes(self) -> dict[str, Any]:
         return dict(self.cleaned_data)
@@ -281,7 +311,7 @@ class JsonImportForm(forms.Form):
 
 class AwardForm(forms.Form):
     match = forms.TypedChoiceField(label=_("Match"), coerce=int)
-    winner_side = forms.TypedChoiceField(label=_("Awarded to"), coerce=int, choices=[(0, _("side 0")), (1, _("side 1"))],
+    winner_side = forms.TypedChoiceField(label=_("Awarded to"), coerce=int, choices=[(0, _("side 1")), (1, _("side 2"))],
                                          widget=BigRadio)
     kind = forms.ChoiceField(label=_("Kind"), choices=[("awarded", _("awarded result")), ("forfeit", _("forfeit"))],
                              initial="awarded", widget=BigRadio)
@@ -330,10 +360,11 @@ class HandForm(forms.Form):
     stepped = ("attackers_points", "kitty_points", "throw_penalties")
 
     def __init__(self, *args: Any, first_hand: bool, ask_a_tricks: bool, throw_penalties: bool,
-                 **kwargs: Any) -> None:
+                 tournament: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if first_hand:
             self.fields["dealer"].required = True
+            self.fields["dealer"].choices = [(seat, seat_short(tournament, seat)) for seat, _label in SEAT_CHOICES]
         else:
             del self.fields["dealer"]
         if not ask_a_tricks:
@@ -397,10 +428,11 @@ class TableHandForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
     stepped: tuple[str, ...] = ()
 
-    def __init__(self, *args: Any, seats: list[tuple[int, str]], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seats: list[tuple[int, str]], tournament: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
-        self.seat_choices = [(seat, f"{seat} · {name}") for seat, name in seats]
+        self.tournament = tournament
+        self.seat_choices = [(seat, f"{seat_short(tournament, seat)} · {name}") for seat, name in seats]
 
     def field_for(self, path: str) -> str | None:
         """The form field of a scoring error path (``outcome.red_fives.0.won_by`` → ``red_five_0_won_by``)."""
@@ -481,7 +513,8 @@ class YongzhouHandForm(TableHandForm):
         self.fields["declarer"].choices = self.seat_choices
         for seat, name in self.seats:
             self.fields[f"points_{seat}"] = forms.IntegerField(
-                label=_("Points of seat %(seat)s (%(name)s)") % {"seat": seat, "name": name}, initial=0,
+                label=_("Points of %(seat)s (%(name)s)") % {"seat": seat_label(self.tournament, seat), "name": name},
+                initial=0,
                 widget=_big_number(max=300))
         self.stepped = tuple(f"points_{seat}" for seat, _name in self.seats)
         self.fields["tie_break"] = forms.TypedChoiceField(

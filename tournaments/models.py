@@ -90,6 +90,10 @@ class Tournament(TimeStamped):
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
 
+    class SeatNames(models.TextChoices):
+        NUMBERS = "numbers", _("numbers (1–4)")
+        COMPASS = "compass", _("winds (East, South, West, North)")
+
     name = models.CharField(_("name"), max_length=200)
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices, default=Variant.TRACTOR)
     options = models.JSONField(_("rule options"), default=dict, blank=True,
@@ -101,6 +105,9 @@ class Tournament(TimeStamped):
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
     is_public = models.BooleanField(_("public"), default=True)
+    seat_names = models.CharField(
+        _("seat names"), max_length=10, choices=SeatNames.choices, default=SeatNames.NUMBERS,
+        help_text=_("How seats are called on pages, sheets and messages; the API keeps seats 0-based."))
     require_confirmation = models.BooleanField(
         _("results need confirmation"), default=False,
         help_text=_("A result becomes final when the other side (or an organizer) confirms it."))

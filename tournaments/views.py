@@ -46,6 +46,7 @@ from tournaments.forms import (
     YongzhouHandForm,
     add_service_errors,
 )
+from tournaments.labels import hand_saved_message
 from tournaments.models import PARTNERSHIP_VARIANTS, Entry, Match, Player, Stage, Tournament
 from tournaments.permissions import can_view, is_organizer, is_scorer
 from tournaments.selectors import pages
@@ -706,7 +707,7 @@ def _ask_a_tricks(rules: PartnershipRules | None, state: dict[str, Any] | None, 
 
 def _hand_form(match: Match, rules: PartnershipRules | None, data: QueryDict | None = None) -> HandForm:
     state = match.state or None
-    form = HandForm(data, first_hand=not match.hands_played,
+    form = HandForm(data, first_hand=not match.hands_played, tournament=match.stage.tournament,
                     ask_a_tricks=_ask_a_tricks(rules, state, state and state.get("dealer")),
                     throw_penalties=bool(rules and rules.throw_penalties),
                     initial={"version": match.version, "attackers_points": 0, "kitty_points": 0,
@@ -832,7 +833,7 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
                     raise PermissionDenied(str(exc)) from exc
                 else:
                     described = _describe(done.match, done.result, done.hand.dealer)
-                    messages.success(request, _summary(done.hand.number, described))
+                    messages.success(request, hand_saved_message(done.match, done.hand.number, described))
                     return redirect(base_url)
         if stale:
             # Show the fresh state; keep the figures typed so far, against the new version.
@@ -857,16 +858,6 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
         "steps": (-10, -5, 5, 10), "token": match.scorer_token,
     }
     return render(request, "tournaments/score.html", context)
-
-
-def _summary(number: int, d: dict[str, Any]) -> str:
-    text = _("Hand %(n)s saved.") % {"n": number}
-    if d["winner_entry"] is not None:
-        return text + " " + _("%(name)s wins the match!") % {"name": d["winner_entry"].name}
-    if d["gaining_entry"] is not None and d["level_gain"]:
-        text += " " + _("%(name)s +%(gain)s.") % {"name": d["gaining_entry"].name, "gain": d["level_gain"]}
-    return text + " " + _("Levels %(a)s : %(b)s; seat %(seat)s (%(name)s) deals next.") % {
-        "a": d["levels"][0], "b": d["levels"][1], "seat": d["next_dealer"], "name": d["next_dealer_name"]}
 
 
 def _undo(request: HttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
@@ -898,9 +889,9 @@ def _table_form(match: Match, data: QueryDict | None = None) -> TableHandForm:
     # No seat is preselected: the dealer (red five: who won the bid) and the declarer are tapped every hand.
     if tournament.spec.settlement is Settlement.RED_FIVE:
         initial.update(dealer_points=0, kitty_points=0, dealer_won_last_trick="no")
-        return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial)
+        return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial, tournament=tournament)
     initial.update({f"points_{seat}": 0 for seat, _name in seats})
-    return YongzhouHandForm(data, seats=seats, initial=initial)
+    return YongzhouHandForm(data, seats=seats, initial=initial, tournament=tournament)
 
 
 def _table_preview(match: Match, form: TableHandForm) -> dict[str, Any] | None:

@@ -176,3 +176,12 @@ def test_api_token_endpoint_is_rate_limited_too(client: Client) -> None:
     codes = [client.post("/api/v1/auth/token/", {"username": "apiuser", "password": "x"}).status_code for _ in range(5)]
     assert codes[:4] == [400] * 4
     assert client.post("/api/v1/auth/token/", {"username": "apiuser", "password": "the right password 42"}).status_code == 429
+
+
+def test_every_page_links_the_favicon_and_it_is_served(client: Client) -> None:
+    from django.contrib.staticfiles import finders
+
+    html = client.get(reverse("home")).content.decode()
+    assert 'rel="icon"' in html and "favicon.svg" in html
+    path = finders.find("favicon.svg")
+    assert path and open(path, encoding="utf-8").read().startswith("<svg")

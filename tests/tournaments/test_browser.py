@@ -198,3 +198,36 @@ def test_one_swiss_round_from_pairing_to_standings(page: Any, phone_page: Any, l
     assert rows.nth(2).locator("td.col-match_wins").inner_text() == "0"
     if SCREENSHOTS:
         page.screenshot(path=f"{SCREENSHOTS}/standings-swiss.png", full_page=True)
+
+
+@pytest.mark.parametrize("lang", ["en-US", "zh-CN"])
+def test_saving_the_details_keeps_the_dates_in_every_language(browser: Any, live_server: Any, lang: str) -> None:
+    """The date pickers hold ISO dates whatever the language, so saving the form (here: switching the
+    seats to the winds) keeps the dates; the match page then names seats by the winds."""
+    owner = get_user_model().objects.create_user("owner", password=PASSWORD)
+    tournament = build_tournament(owner, teams=4)
+    context = browser.new_context(locale=lang)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    base = live_server.url
+    try:
+        log_in(page, base, "owner")
+        page.goto(f"{base}/tournaments/{tournament.pk}/manage/#details")
+        assert page.input_value("#details #id_starts_on") == "2026-04-01"
+        assert page.input_value("#details #id_ends_on") == "2026-04-02"
+        page.locator("#details input[name=seat_names][value=compass]").check(force=True)
+        if SCREENSHOTS:
+            page.locator("#details").screenshot(path=f"{SCREENSHOTS}/details-{lang}.png")
+        page.locator("#details button[type=submit]").click()
+        page.wait_for_load_state()
+        tournament.refresh_from_db()
+        assert str(tournament.starts_on) == "2026-04-01" and str(tournament.ends_on) == "2026-04-02"
+        assert tournament.seat_names == "compass"
+        match = Match.objects.get(stage__tournament=tournament, key="R1-M1")
+        page.goto(f"{base}/matches/{match.pk}/")
+        text = page.locator(".match-state").inner_text()
+        assert ("East" in text and "West" in text) if lang == "en-US" else ("东家" in text and "西家" in text)
+        if SCREENSHOTS:
+            page.screenshot(path=f"{SCREENSHOTS}/match-{lang}.png", full_page=True)
+    finally:
+        context.close()

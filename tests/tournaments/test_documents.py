@@ -238,12 +238,12 @@ def test_score_sheets_one_page_per_table_with_link_levels_and_figures(cup: Fixtu
     compact = re.sub(r"\s+", "", first)
     assert f"https://club.example/t/{cup.first.scorer_token}/" in compact  # the QR code's text, printed too
     assert "Table1" in compact and "semi-final" in first
-    assert "0:王小明" in compact and "2:李华" in compact and "1:Bob" in compact and "3:Carol" in compact
+    assert "Seat1:王小明" in compact and "Seat3:李华" in compact and "Seat2:Bob" in compact and "Seat4:Carol" in compact
     # the four recorded hands: dealer, trump, points, last trick, levels after each hand
     for hand, (dealer, levels) in enumerate([(0, "52"), (2, "82"), (0, "J2"), (2, "A2")], start=1):
         assert f"{hand}{dealer}NT00D1{levels}" in compact
     assert "Attackers'points" in compact and "Levelsafter" in compact and "Signature" in first
-    assert "0:Zoë" in re.sub(r"\s+", "", second) and "Throw penalties" not in text
+    assert "Seat1:Zoë" in re.sub(r"\s+", "", second) and "Throw penalties" not in text
 
 
 def test_sheet_columns_follow_the_variant(db: None) -> None:

@@ -274,3 +274,32 @@ def test_stage_and_round_names_follow_the_visitors_language(organizer):
     with translation.override("en"):
         assert str(stage) == "Swiss" and str(rnd) == "Round 1"
     assert rnd.name == "round:1" and stage.name == ""
+
+
+def test_the_swiss_bye_goes_to_the_lowest_entry_by_the_stages_own_standings(organizer):
+    """Two entries lost round 1 with no bye yet: the one the standings' tiebreaks (level difference)
+    place lower gets the bye, even when it is the higher seed."""
+    from tournaments.services.results import match_award
+
+    actor = Actor(organizer)
+    t = make_tournament(owner=organizer, teams=5, start=False)
+    stage = stage_create(tournament=t, actor=actor, format="swiss", rounds=2)
+    stage_start(stage=stage, actor=actor, random_seed=1)
+    seed_of = {e.pk: e.seed for e in Entry.objects.filter(tournament=t)}
+    played = [m for m in Match.objects.filter(stage=stage, round__number=1, status="ready").order_by("position")]
+    assert len(played) == 2
+    # The higher-seeded loser loses a played match by many levels; the other loses an awarded match (no levels).
+    played.sort(key=lambda m: min(seed_of[m.entry0_id], seed_of[m.entry1_id]))
+    heavy, awarded = played
+    heavy_loser_side = 0 if seed_of[heavy.entry0_id] > seed_of[heavy.entry1_id] else 1
+    win_match(heavy, 1 - heavy_loser_side, actor)
+    awarded_loser_side = 0 if seed_of[awarded.entry0_id] > seed_of[awarded.entry1_id] else 1
+    match_award(match_id=awarded.pk, winner_side=1 - awarded_loser_side, reason="no show", actor=actor)
+    heavy_loser = heavy.entry(heavy_loser_side).pk
+    awarded_loser = awarded.entry(awarded_loser_side).pk
+    rows = [row.entry.pk for row in selectors.stage_standings(stage).rows]
+    assert rows.index(heavy_loser) > rows.index(awarded_loser)  # the standings place the heavy loser lower
+    assert seed_of[heavy_loser] < seed_of[awarded_loser]  # though it is the higher seed
+    swiss_next_round(stage=stage, actor=actor)
+    bye = Match.objects.get(stage=stage, round__number=2, status="bye")
+    assert bye.entry0_id == heavy_loser

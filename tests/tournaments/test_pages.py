@@ -207,7 +207,7 @@ def test_tables_page_lists_tables_with_next_dealer(client: Client, running: Tour
     hand_record(match_id=match.pk, outcome=SHUTOUT, version=match.version, actor=win_actor, dealer=1)
     html = client.get(reverse("tournament-tables", args=[running.pk])).content.decode()
     assert "Table 1" in html and "Table 2" in html
-    assert "seat 3 (李" in html  # seat 1 dealt and kept the deal: the partner (seat 3) deals next
+    assert "seat 4 (李" in html  # seat 2 (0-based 1) dealt and kept the deal: the partner (seat 4) deals next
     assert reverse("match-score", args=[match.pk]) not in html  # the public does not get score links
 
 
@@ -356,7 +356,7 @@ def test_the_preview_shows_the_result_without_saving(client: Client, running: To
     response = client.post(url, hand_post(match.version, action="preview"), headers={"HX-Request": "true"})
     html = response.content.decode()
     assert "<html" not in html and "If you save this hand" in html and "goes up 3" in html
-    assert "Next: seat 2" in html
+    assert "Next: seat 3" in html  # 0-based seat 2, as players say it
     # Without JavaScript the preview button renders the whole page with the preview.
     html = client.post(url, hand_post(match.version, action="preview")).content.decode()
     assert "<html" in html and "If you save this hand" in html

@@ -240,7 +240,7 @@ def test_the_losing_side_confirms_with_the_table_link_and_the_winner_is_refused(
     match.refresh_from_db()
     assert match.status == "finished" and match.confirmed_at is None
     html = client.get(reverse("match-detail", args=[match.pk])).content.decode()
-    assert 'id="awaiting"' in html and "confirmation by the losing side: side 1" in html
+    assert 'id="awaiting"' in html and f"confirmation by the losing side, {match.entry1.name}." in html
     link = reverse("table-link", args=[match.scorer_token])
     html = client.get(link).content.decode()
     assert reverse("table-confirm", args=[match.scorer_token, 1]) in html
@@ -444,7 +444,7 @@ def test_the_match_page_shows_the_hand_limit_and_a_decided_result(client: Client
     hand.result = {**hand.result, "decided": 0}
     hand.save()
     html = client.get(url).content.decode()
-    assert 'id="decided"' in html and "Side 0 (" in html and "cannot catch up in the hands left" in html
+    assert 'id="decided"' in html and f"{match.entry0.name} has won" in html and "cannot catch up in the hands left" in html
 
 
 # --------------------------------------------------------------------------- CSV import, JSON export and import

@@ -511,3 +511,15 @@ def test_qualifiers_from_standings_feed_a_bracket() -> None:
     q = qualifiers(table, 2)
     assert q.qualified == ("C", "A") and not q.tied_at_cut
     assert single_elimination(list(q.qualified)).matches[0].entries == ("C", "A")
+
+
+def test_the_bye_follows_the_given_standings_among_the_fewest_byes() -> None:
+    from tournaments.formats.pairing import swiss_entries, swiss_pairings
+    from tournaments.formats.tiebreaks import MatchResult
+
+    results = [MatchResult(("A", "B"), 0), MatchResult(("C", "D"), 0)]
+    # E had the bye; B and D lost. By seed order D is lower; the standings (tiebreaks) put B last.
+    by_seed = swiss_pairings(swiss_entries("ABCDE", results, byes="E"))
+    by_standings = swiss_pairings(swiss_entries("ABCDE", results, byes="E", standings="ACEDB"))
+    assert by_seed.bye == "D"
+    assert by_standings.bye == "B"

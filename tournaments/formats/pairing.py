@@ -232,6 +232,9 @@ class SwissEntry(Generic[T]):
     byes: int = 0
     rating: float | None = None
     sides: tuple[int, ...] = ()
+    standing: int | None = None
+    """The entry's place in the stage's own standings (tiebreaks included; 0 = first), when known:
+    the bye goes to the lowest-placed entry by it (among those with the fewest byes)."""
 
 
 @dataclass(frozen=True)
@@ -344,10 +347,13 @@ def swiss_entries(
     byes: Iterable[T] = (),
     ratings: Mapping[T, float] | None = None,
     forfeits_are_meetings: bool = False,
+    standings: Sequence[T] | None = None,
 ) -> list[SwissEntry[T]]:
     """The :class:`SwissEntry` records for the next round from the final results so far (the
     ``tournaments.formats.tiebreaks`` :class:`~tournaments.formats.tiebreaks.MatchResult` records, in round order, and
     one item of ``byes`` per bye given), in the order of ``entries`` (pass them in seed order).
+    ``standings``, the ids in the stage's standings order (tiebreaks included), decides who is lowest
+    ranked for the bye.
 
     Score: win 1, draw ½, bye 1, forfeit win 1. A forfeited match was not played: the two may meet
     later (unless ``forfeits_are_meetings``), it gives no side, and — as in the FIDE rules — a forfeit
@@ -383,18 +389,22 @@ def swiss_entries(
             score[e] += 1.0
             bye_count[e] += 1
     rate = ratings or {}
+    place = {e: k for k, e in enumerate(standings or ())}
     return [
-        SwissEntry(e, score[e], frozenset(opponents[e]), bye_count[e], rate.get(e), tuple(sides[e]))
+        SwissEntry(e, score[e], frozenset(opponents[e]), bye_count[e], rate.get(e), tuple(sides[e]), place.get(e))
         for e in ids
     ]
 
 
 def _choose_bye(ranked: list[SwissEntry[T]], adj: list[list[int]]) -> tuple[int, _Matcher]:
     """The bye: among the entries with the fewest byes, the lowest-ranked one whose absence leaves a
-    pairing with the fewest rematches (ideally none)."""
+    pairing with the fewest rematches (ideally none). Lowest-ranked by the stage's standings when the
+    entries carry their ``standing`` (tiebreaks included), else by score and rating."""
     n = len(ranked)
     fewest = min(e.byes for e in ranked)
     candidates = [k for k in range(n - 1, -1, -1) if ranked[k].byes == fewest]
+    if all(ranked[k].standing is not None for k in candidates):
+        candidates.sort(key=lambda k: -(ranked[k].standing or 0))
     best: tuple[int, int, _Matcher] | None = None
     for k in candidates:
         m = _Matcher(adj)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from tournaments.labels import round_label
+from tournaments.labels import round_label, seat_label, side_label
 from tournaments.models import HandRecord, Match, Stage, Tournament
 from tournaments.permissions import can_view
 from variants import LEVEL_NAMES
@@ -97,5 +98,6 @@ def next_dealer_preview(match: Match) -> dict[str, Any] | None:
     dealer = int(state["dealer"])
     side = dealer % 2
     return {"dealer": dealer, "dealer_side": side, "level": state["levels"][side],
-            "label": _("Seat %(seat)s deals; side %(side)s plays its level %(level)s.")
-            % {"seat": dealer, "side": side, "level": state["levels"][side]}}
+            "label": _("%(seat)s deals; %(side)s plays its level %(level)s.")
+            % {"seat": capfirst(seat_label(match.stage.tournament, dealer)), "side": side_label(match, side),
+               "level": state["levels"][side]}}

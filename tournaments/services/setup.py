@@ -59,7 +59,7 @@ def team_create(*, name: Any, player1: Player, player2: Player, club: str = "", 
 def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", options: Mapping[str, Any] | None = None,
                       decks: int = 2, players_per_table: int = 4, starts_on: dt.date | None = None,
                       ends_on: dt.date | None = None, venue: str = "", is_public: bool = True,
-                      require_confirmation: bool = False) -> Tournament:
+                      require_confirmation: bool = False, seat_names: str = "numbers") -> Tournament:
     if variant not in Variant.values:
         raise ServiceError.one("variant", _("Unknown variant; choose one of %(v)s.") % {"v": ", ".join(Variant.values)})
     spec = variants.get(variant)
@@ -69,13 +69,14 @@ def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", option
         raise ServiceError.one("players_per_table", _("Only Yongzhou 300 may be played with 3 players; otherwise 4."))
     if starts_on and ends_on and ends_on < starts_on:
         raise ServiceError.one("ends_on", _("The tournament cannot end before it starts."))
+    _check_seat_names(seat_names)
     options = options_validate(variant=variant, options=options, decks=decks, players=players_per_table)
     actor = Actor(owner)
     with transaction.atomic():
         tournament = Tournament.objects.create(
             owner=owner, name=_clean_name(name, max_length=200), variant=variant, options=options, decks=decks,
             players_per_table=players_per_table, starts_on=starts_on, ends_on=ends_on, venue=(venue or "").strip(),
-            is_public=is_public, require_confirmation=require_confirmation,
+            is_public=is_public, require_confirmation=require_confirmation, seat_names=seat_names,
         )
         audit(actor=actor, action="tournament.create", tournament=tournament, target=f"tournament:{tournament.pk}",
               data={"name": tournament.name, "variant": variant, "options": options})
@@ -132,7 +133,13 @@ def team_delete(*, team: Team, actor: Actor) -> None:
         team.delete()
         audit(actor=actor, action="team.delete", tournament=None, target=f"team:{pk}", data={"name": name})
 
-EDITABLE = ("name", "venue", "starts_on", "ends_on", "is_public", "options", "require_confirmation")
+EDITABLE = ("name", "venue", "starts_on", "ends_on", "is_public", "options", "require_confirmation", "seat_names")
+
+
+def _check_seat_names(value: str) -> None:
+    if value not in Tournament.SeatNames.values:
+        raise ServiceError.one("seat_names", _("Seats are named by numbers or by winds: choose one of %(v)s.")
+                               % {"v": ", ".join(Tournament.SeatNames.values)})
 
 
 def tournament_update(*, tournament: Tournament, actor: Actor, **changes: Any) -> Tournament:
@@ -146,6 +153,8 @@ def tournament_update(*, tournament: Tournament, actor: Actor, **changes: Any) -
             raise ServiceError.one("options", _("Rule options cannot change once the tournament has started."))
         if "name" in changes:
             changes["name"] = _clean_name(changes["name"], max_length=200)
+        if "seat_names" in changes:
+            _check_seat_names(changes["seat_names"])
         if "options" in changes:
             changes["options"] = options_validate(variant=tournament.variant, options=changes["options"],
                                                   decks=tournament.decks, players=tournament.players_per_table)

@@ -229,7 +229,8 @@ def _pair_swiss_round(stage: Stage, order: list[int], number: int) -> Round:
     results, byes = match_results(stage)
     ratings = {e.pk: float(e.rating) for e in Entry.objects.filter(pk__in=order).select_related("team", "player")
                if e.rating is not None}
-    entries = pairing.swiss_entries(order, results, byes=byes, ratings=ratings)
+    standings = [row.entry.pk for row in stage_standings(stage).rows]
+    entries = pairing.swiss_entries(order, results, byes=byes, ratings=ratings, standings=standings)
     paired = pairing.swiss_pairings(entries)
     rnd = _new_round(stage, number)
     for board, (a, b) in enumerate(paired.pairings, start=1):

@@ -1,0 +1,29 @@
+"""Template filters naming seats and sides the way players say them (tournaments.labels)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from tournaments import labels
+
+register = template.Library()
+
+
+@register.filter
+def seat_label(seat: Any, tournament: Any) -> str:
+    """``{{ seat|seat_label:tournament }}`` → ``seat 1`` / ``East`` (``1号位`` / ``东家``)."""
+    return labels.seat_label(tournament, seat)
+
+
+@register.filter
+def seat_short(seat: Any, tournament: Any) -> str:
+    """``{{ seat|seat_short:tournament }}`` → ``1`` / ``E`` (``东``), for narrow columns."""
+    return labels.seat_short(tournament, seat)
+
+
+@register.filter
+def side_label(side: Any, match: Any) -> str:
+    """``{{ side|side_label:match }}`` → the side's team name (``side 1`` while it is empty)."""
+    return labels.side_label(match, side)
