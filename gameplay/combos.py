@@ -196,22 +196,35 @@ class _Tables(NamedTuple):
 
 
 _TABLES: dict[int, tuple[Context, _Tables]] = {}
+_BY_KEY: dict[object, _Tables] = {}
 
 
 def _tables(ctx: Context) -> _Tables:
     hit = _TABLES.get(id(ctx))
     if hit is not None and hit[0] is ctx:
         return hit[1]
+    key = (ctx.rules, ctx.level, ctx.trump)  # what the tables depend on; many contexts may share them
+    try:
+        tables = _BY_KEY.get(key)
+    except TypeError:  # rules that cannot be hashed: tables for this context alone
+        tables = _build_tables(ctx)
+    if tables is None:
+        tables = _BY_KEY[key] = _build_tables(ctx)
+        if len(_BY_KEY) > 1024:
+            _BY_KEY.clear()
+    if len(_TABLES) > 4096:
+        _TABLES.clear()
+    _TABLES[id(ctx)] = (ctx, tables)
+    return tables
+
+
+def _build_tables(ctx: Context) -> _Tables:
     es, st, sk = ctx.esuit, ctx.strength, ctx.sortkey
     suit_desc = tuple(tuple(sorted((c for c in range(NCODES) if es[c] == s), key=sk.__getitem__, reverse=True))
                       for s in range(4, -1, -1))
     units = tuple(tuple(Component(es[c], w, 1, st[c], (c,) * w) if es[c] >= 0 and w else None
                         for c in range(NCODES)) for w in range(4))
-    tables = _Tables(suit_desc, units, tuple(c for c in range(NCODES) if es[c] < 0))
-    if len(_TABLES) > 256:
-        _TABLES.clear()
-    _TABLES[id(ctx)] = (ctx, tables)
-    return tables
+    return _Tables(suit_desc, units, tuple(c for c in range(NCODES) if es[c] < 0))
 
 
 def _exact_run(ctx: Context, nodes: Sequence[int]) -> list[int] | None:
@@ -268,23 +281,30 @@ def decompose_suit(ctx: Context, counts: dict[int, int], suit: int) -> list[Comp
 _tuple_new = tuple.__new__
 
 
-def _wide_components(ctx: Context, counts: dict[int, int] | list[int], wide: list[int],
-                     suit: int) -> list[Component]:
+def _wide_components(ctx: Context, counts: dict[int, int] | list[int], wide: list[int], suit: int,
+                     presorted: bool = False) -> list[Component]:
+    """Tractors, then triples and pairs, of the cards ``wide`` (held at least twice); with
+    ``presorted`` the caller gives ``wide`` strongest first, so the units need no sorting."""
     adj = ctx.adj_up
     table = _tables(ctx).units
     out: list[Component] = []
     units: list[Component] = []
-    for width in (3, 2):
-        nodes = [c for c in wide if min(counts[c], 3) == width]
+    triples = [c for c in wide if counts[c] >= 3]
+    for width, nodes in ((3, triples), (2, [c for c in wide if counts[c] == 2] if triples else wide)):
         if not nodes:
             continue
         if len(nodes) >= 2:
-            run = _exact_run(ctx, nodes)
-            if run is not None:  # the common case: one run and nothing else, no search
-                out.append(_component(ctx, suit, width, run))
-                continue
             nodeset = set(nodes)
-            if any(b in nodeset for a in nodes for b in adj[a]):
+            links = 0
+            for a in nodes:
+                for b in adj[a]:
+                    if b in nodeset:
+                        links += 1
+            if links:
+                run = _exact_run(ctx, nodes) if links == len(nodes) - 1 else None
+                if run is not None:  # one run and nothing else: no search
+                    out.append(_component(ctx, suit, width, run))
+                    continue
                 while len(nodeset) >= 2:
                     path = longest_chain(ctx, nodeset)
                     if path is None:
@@ -292,11 +312,11 @@ def _wide_components(ctx: Context, counts: dict[int, int] | list[int], wide: lis
                     out.append(_component(ctx, suit, width, path))
                     nodeset.difference_update(path)
                 nodes = [c for c in nodes if c in nodeset]
-        for c in nodes:
-            units.append(table[width][c])  # type: ignore[arg-type]
+        tw = table[width]
+        units.extend([tw[c] for c in nodes])  # type: ignore[misc]
     if len(out) > 1:
         out.sort(key=_priority, reverse=True)
-    if len(units) > 1:
+    if len(units) > 1 and not presorted:
         units.sort(key=_priority, reverse=True)
     return out + units
 
@@ -317,19 +337,16 @@ def decompose(ctx: Context, codes: Iterable[int]) -> list[Component]:
     one = t.units[1]
     out: list[Component] = []
     for s, desc in zip(range(4, -1, -1), t.suit_desc, strict=True):
-        wide: list[int] = []
-        singles: list[Component] = []
-        for c in desc:
-            k = cnt[c]
-            if k:
-                if k >= 2:
-                    wide.append(c)
-                else:
-                    singles.append(one[c])  # type: ignore[arg-type]
+        held = [c for c in desc if cnt[c]]
+        if not held:
+            continue
+        wide = [c for c in held if cnt[c] >= 2]
         if wide:
-            out.extend(_wide_components(ctx, cnt, wide, s))
-        if singles:
-            out.extend(singles)
+            # held strongest first: the units come out in priority order without sorting
+            out.extend(_wide_components(ctx, cnt, wide, s, presorted=True))
+            out.extend([one[c] for c in held if cnt[c] == 1])  # type: ignore[misc]
+        else:
+            out.extend([one[c] for c in held])  # type: ignore[misc]
     return out
 
 
@@ -398,16 +415,30 @@ def classify(ctx: Context, codes: Sequence[int]) -> Combo:
     cnt: dict[int, int] = {}
     for c in codes:
         cnt[c] = cnt.get(c, 0) + 1
-    w = n // len(cnt)
-    if 2 <= w <= 3 and len(cnt) >= 2 and w * len(cnt) == n and all(k == w for k in cnt.values()):
-        run = _exact_run(ctx, list(cnt))
-        if run is not None:  # an exact tractor: no search (its codes are already strongest first)
-            comp = _component(ctx, s, w, run)
-            return Combo(s, "tractor", (comp,), comp.codes)
+    m = len(cnt)
+    w = n // m
+    sk = ctx.sortkey
+    if 2 <= w <= 3 and m >= 2 and w * m == n:
+        # an exact tractor (one run of adjacent tiers, each card w times, nothing else linking
+        # them) is its own canonical decomposition: no search
+        st = ctx.strength
+        adj = ctx.adj_up
+        nodes = sorted(cnt, key=st.__getitem__)
+        links = 0
+        for a in nodes:
+            if cnt[a] != w:
+                links = -1
+                break
+            for b in adj[a]:
+                if b in cnt:
+                    links += 1
+        if links == m - 1 and all(nodes[i + 1] in adj[nodes[i]] for i in range(m - 1)):
+            ordered = tuple(sorted(codes, key=sk.__getitem__, reverse=True))
+            comp = Component(s, w, m, st[nodes[-1]], ordered)
+            return Combo(s, "tractor", (comp,), ordered)
     comps = tuple(decompose_suit(ctx, cnt, s))
     shape = comps[0].shape if len(comps) == 1 else "throw"
-    sk = ctx.sortkey
-    return Combo(s, shape, comps, tuple(sorted(codes, key=lambda c: -sk[c])))
+    return Combo(s, shape, comps, tuple(sorted(codes, key=sk.__getitem__, reverse=True)))
 
 
 # ---------------------------------------------------------------- structure matching
