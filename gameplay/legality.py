@@ -108,9 +108,9 @@ def component_beaten(ctx: Context, comp: Component, counts: Counts) -> bool:
     st = ctx.strength
     w = comp.width
     if comp.length == 1:
-        top = comp.top
+        mine = comp.top
         for c in ctx.suit_codes[comp.suit]:
-            if st[c] > top and counts[c] >= w:
+            if st[c] > mine and counts[c] >= w:
                 return True
         return False
     codes = [c for c in ctx.suit_codes[comp.suit] if counts[c] >= w]
