@@ -193,6 +193,7 @@ class _Tables(NamedTuple):
     suit_desc: tuple[tuple[int, ...], ...]  # effective suits 4 (trump) … 0
     units: tuple[tuple[Component | None, ...], ...]  # [width][code], widths 1…3
     invalid: tuple[int, ...]
+    leads: tuple[tuple[Combo | None, ...], ...]  # [width][code]: the classified single / pair (immutable)
 
 
 _TABLES: dict[int, tuple[Context, _Tables]] = {}
@@ -224,7 +225,9 @@ def _build_tables(ctx: Context) -> _Tables:
                       for s in range(4, -1, -1))
     units = tuple(tuple(Component(es[c], w, 1, st[c], (c,) * w) if es[c] >= 0 and w else None
                         for c in range(NCODES)) for w in range(4))
-    return _Tables(suit_desc, units, tuple(c for c in range(NCODES) if es[c] < 0))
+    leads = tuple(tuple(Combo(u.suit, SHAPES[w], (u,), u.codes) if u is not None else None for u in units[w])
+                  if w else () for w in range(3))
+    return _Tables(suit_desc, units, tuple(c for c in range(NCODES) if es[c] < 0), leads)
 
 
 def _exact_run(ctx: Context, nodes: Sequence[int]) -> list[int] | None:
@@ -402,16 +405,10 @@ def classify(ctx: Context, codes: Sequence[int]) -> Combo:
                 f"首家出牌必须是同一门（全是主牌或同一门副牌）：{format_cards(codes)} 混合了不同的花色。",
             )
     n = len(codes)
-    if n == 1:
-        c = codes[0]
-        comp = _tables(ctx).units[1][c]
-        assert comp is not None
-        return Combo(s, "single", (comp,), (c,))
-    if n == 2 and codes[0] == codes[1]:
-        c = codes[0]
-        comp = _tables(ctx).units[2][c]
-        assert comp is not None
-        return Combo(s, "pair", (comp,), (c, c))
+    if n == 1 or (n == 2 and codes[0] == codes[1]):
+        one = _tables(ctx).leads[n][codes[0]]  # shared: a Combo is immutable
+        assert one is not None
+        return one
     cnt: dict[int, int] = {}
     for c in codes:
         cnt[c] = cnt.get(c, 0) + 1
