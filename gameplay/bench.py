@@ -2,13 +2,21 @@
 
 Prints the median time in µs, per variant, of: decomposing a dealt hand, classifying a lead,
 checking a follow, generating all legal follows, and deciding a complete trick (lead already
-classified). ``tractor`` uses the 1,000 deals of ``shared/bench/deals.json`` with a seeded mix of
+classified). ``tractor`` uses the 1,000 deals of ``bench/deals.json`` with a seeded mix of
 single, pair, tractor and throw leads and of legal and illegal follows drawn from them; the other
 variants use seeded random deals.
 
 ``python -m gameplay.bench hands [--hands N]`` plays whole hands (deal, declare or bid, kitty, play,
 scoring) with ``random`` and ``heuristic`` bots on one core and prints hands per second per variant;
 for tractor also the play phase alone over the deals of ``deals.json`` (after the burial).
+
+``python -m gameplay.bench --compare REV [--sample N] [--rounds R] [--hands N]`` times today's tree
+and git revision REV (unpacked with ``git archive`` into a temporary folder) on the same workload —
+the first N deals of ``deals.json`` (decompose each hand, classify a seeded lead, check three follows,
+decide the trick) and N seeded whole hands per variant and bot — each tree in its own interpreter
+through ``bench/engine_driver.py``, rounds interleaved A, B, A, B…, and prints the median of each
+figure for both, wall and CPU time, their ratio, and a pure-Python floor (sorting the same card ints).
+``--json`` prints the rounds and medians as JSON instead.
 
 ``python -m gameplay.bench trickentry`` times :func:`gameplay.record.check_trick` on the 25th trick
 of a recorded tractor hand (every lead a single, so the hand has 25 tricks; the 24 earlier tricks are
@@ -29,14 +37,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from gameplay.cards import deck_codes, parse_cards, to_counts
+from gameplay.cards import deck_codes, format_cards, parse_cards, to_counts
 from gameplay.combos import Combo, classify, decompose
 from gameplay.legality import is_legal_follow, legal_follows, legal_leads, throw_check
 from gameplay.order import Context
 from gameplay.rulesets import RuleSet, ruleset
 from gameplay.tricks import decide_trick
 
-DEFAULT_DEALS = Path(__file__).resolve().parents[2] / "shared/bench/deals.json"
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DEALS = ROOT / "bench" / "deals.json"
 KINDS = ("single", "pair", "tractor", "throw")
 
 
@@ -299,12 +308,130 @@ def cmd_trickentry(args: argparse.Namespace) -> int:
     return 0 if med <= 20_000 else 1
 
 
+def _compare_workload(path: Path, sample: int, seed: int, hands: int, tractor_only: bool) -> dict[str, Any]:
+    """The work both trees do, as card strings (see ``bench/engine_driver.py``)."""
+    tr = ruleset("tractor")
+    data = json.loads(path.read_text(encoding="utf-8"))["deals"][:sample]
+    rng = random.Random(seed)
+    deals: list[dict[str, Any]] = []
+    leads: list[dict[str, Any]] = []
+    follows: list[dict[str, Any]] = []
+    tricks: list[dict[str, Any]] = []
+    for i, d in enumerate(data):
+        ctx = Context(tr, d["level"], d["trump"])
+        hs = [parse_cards(h) for h in d["hands"]]
+        deals.append({"level": d["level"], "trump": d["trump"], "hands": d["hands"]})
+        leader = rng.randrange(tr.players)
+        lead_cards = _pick_lead(ctx, rng, hs[leader], rng.choice(KINDS))
+        combo = classify(ctx, lead_cards)
+        lead_s = format_cards(lead_cards)
+        leads.append({"deal": i, "cards": lead_s, "shape": combo.shape})
+        table: list[list[int]] = [list(combo.codes)]
+        for j in range(1, tr.players):
+            seat = (leader + j) % tr.players
+            counts = to_counts(hs[seat])
+            prior = list(table)
+            legal = list(rng.choice(list(legal_follows(ctx, counts, combo, prior=prior))))
+            bad = _illegal_follow(ctx, rng, hs[seat], counts, combo, prior) if rng.random() < 0.5 else None
+            follows.append({"deal": i, "hand": d["hands"][seat], "lead": lead_s,
+                            "play": format_cards(bad if bad is not None else legal),
+                            "prior": [format_cards(p) for p in prior]})
+            table.append(legal)
+        tricks.append({"deal": i, "lead": lead_s, "table": [format_cards(p) for p in table], "leader": leader})
+    jobs = [{"label": label, "variant": variant, "kw": kw, "bots": [bot, bot], "seed": seed, "count": hands}
+            for label, variant, kw in (HAND_VARIANTS[:1] if tractor_only else HAND_VARIANTS)
+            for bot in ("random", "heuristic")] if hands > 0 else []
+    return {"deals": deals, "leads": leads, "follows": follows, "tricks": tricks, "hands": jobs}
+
+
+def _unpack_revision(rev: str, dest: Path) -> str:
+    """``git archive`` of ``rev`` (of this checkout) unpacked into ``dest``; returns the commit id."""
+    import io
+    import subprocess
+    import tarfile
+
+    sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    tar = subprocess.run(["git", "archive", "--format=tar", sha], cwd=ROOT, check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
+        tf.extractall(dest, filter="data")
+    return sha
+
+
+def _run_driver(tree: Path, workload: Path, passes: int) -> dict[str, Any]:
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "engine_driver.py"), "--tree", str(tree),
+                           "--workload", str(workload), "--passes", str(passes)],
+                          cwd=tree, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"the benchmark driver failed on {tree}:\n{proc.stderr}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Today's tree against git revision ``args.compare``, same workload, interleaved rounds."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="bench-compare-") as tmp:
+        tmpdir = Path(tmp)
+        old = tmpdir / "tree"
+        old.mkdir()
+        sha = _unpack_revision(args.compare, old)
+        wl = tmpdir / "workload.json"
+        wl.write_text(json.dumps(_compare_workload(Path(args.deals), args.sample, args.seed, args.hands,
+                                                   args.tractor_only)), encoding="utf-8")
+        rounds: dict[str, list[dict[str, Any]]] = {"today": [], "rev": []}
+        for _ in range(args.rounds):
+            rounds["today"].append(_run_driver(ROOT, wl, args.passes))
+            rounds["rev"].append(_run_driver(old, wl, args.passes))
+    keys = [k for k, v in rounds["today"][0].items() if isinstance(v, dict)]
+    med = {side: {k: {clock: statistics.median(r[k][clock] for r in rs) for clock in ("wall", "cpu")}
+                  for k in keys} for side, rs in rounds.items()}
+    same = {what: rounds["today"][0][what] == rounds["rev"][0][what] for what in ("digest", "check_answers")}
+    if args.json:
+        print(json.dumps({"revision": sha, "rounds": rounds, "median": med, "same": same}))
+        return 0
+    floor = med["today"]["floor"]["cpu"]
+    print(f"today's tree ({ROOT}) against {args.compare} ({sha[:10]}): median of {args.rounds} interleaved "
+          f"rounds, {args.sample} deals of {Path(args.deals).name}, {args.hands} hands per variant and bot")
+    head = (f"{'measure':44}{'today':>10}{args.compare[:9]:>10}{'ratio':>8}   {'today':>10}{args.compare[:9]:>10}"
+            f"{'ratio':>8}{'×floor':>8}")
+    print(f"{'':44}{'wall µs':>28}   {'CPU µs':>28}")
+    print(head)
+    for k in keys:
+        a, b = med["today"][k], med["rev"][k]
+        n = rounds["today"][0][k]["n"]
+        cells = []
+        for clock in ("wall", "cpu"):
+            x, y = a[clock], b[clock]
+            cells.append(f"{x:10.2f}{y:10.2f}{(y / x if x > 0 else float('nan')):7.2f}×")
+        label = f"{k} ({n})"
+        print(f"{label:44}{cells[0]}   {cells[1]}{a['cpu'] / floor if floor > 0 else 0:8.1f}")
+    print("ratio = revision / today (above 1: today is faster); µs per item, whole hands µs per hand; "
+          "floor = sorted() of the same 25-card hands.")
+    print(f"whole-hand results identical: {'yes' if same['digest'] else 'no'}; follow answers identical: "
+          f"{'yes' if same['check_answers'] else 'no'} (rules changed since older revisions; "
+          "identity is checked against the golden files by the tests)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gameplay.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--deals", default=str(DEFAULT_DEALS), help="deals.json for tractor")
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--count", type=int, default=300, help="random deals per other variant")
     parser.add_argument("--tractor-only", action="store_true")
+    parser.add_argument("--compare", metavar="REV", help="also time git revision REV, interleaved (see above)")
+    parser.add_argument("--sample", type=int, default=1000, help="--compare: deals of deals.json to use")
+    parser.add_argument("--rounds", type=int, default=5, help="--compare: interleaved rounds per tree")
+    parser.add_argument("--passes", type=int, default=3, help="--compare: passes per measure (best taken)")
+    parser.add_argument("--hands", type=int, default=30, dest="compare_hands",
+                        help="--compare: seeded whole hands per variant and bot (0: none)")
+    parser.add_argument("--json", action="store_true", help="--compare: print JSON")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("tricks", help="trick-level benchmarks (default)")
     hands = sub.add_parser("hands", help="whole hands per second with random and heuristic bots")
@@ -312,6 +439,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     hands.add_argument("--play-deals", type=int, default=1000, help="deals of deals.json for the play phase alone")
     sub.add_parser("trickentry", help="time to check one entered trick at the 25th trick of a recorded hand")
     args = parser.parse_args(argv)
+    if args.compare:
+        args.hands = args.compare_hands
+        return cmd_compare(args)
     if args.command == "trickentry":
         return cmd_trickentry(args)
     if args.command == "hands":

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import sub
 from typing import Protocol
 
 import variants
@@ -268,7 +269,7 @@ class HeuristicBot:
     def _unseen(self, obs: Observation) -> list[int]:
         full = _full_counts(obs)
         hand, played, kitty = obs.hand, obs.played, obs.kitty
-        un = [full[c] - played[c] - hand[c] for c in range(NCODES)]
+        un = list(map(sub, map(sub, full, played), hand))  # full − played − hand, per code
         if kitty:
             for c in kitty:
                 un[c] -= 1
@@ -376,8 +377,7 @@ class HeuristicBot:
                 if pick is None or cost < pick[0]:
                     pick = (cost, c)
         assert pick is not None
-        single = (pick[1],)
-        return single if legal.is_legal(single) else next(legal.leads())
+        return (pick[1],)  # a held single is always a legal lead: no re-check
 
     @staticmethod
     def _a_attempt_aces(obs: Observation) -> list[int]:
@@ -467,7 +467,7 @@ class HeuristicBot:
     def _candidates(self, ctx: Context, lead: Combo, legal: LegalPlays) -> list[Sequence[int]]:
         counts = legal.counts
         es, st, pts = ctx.esuit, ctx.strength, ctx.points
-        suit = [c for c in ctx.suit_codes[lead.suit] for _ in range(counts[c])]
+        suit = [c for c in ctx.suit_codes[lead.suit] if counts[c] for _ in range(counts[c])]
         extra = ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points
         if len(suit) > lead.n and lead.n > 1 and not extra and (
                 all(c.width == 1 for c in lead.components)
@@ -487,7 +487,8 @@ class HeuristicBot:
             rng = self.rng
             return [follows[rng.randrange(len(follows))] for _ in range(40)]
         # Short of the led suit: all of it, plus the cheapest or the point-richest filler, plus ruffs.
-        others = [c for c in range(NCODES) for _ in range(counts[c]) if es[c] != lead.suit]
+        ls = lead.suit
+        others = [c for c in range(NCODES) if counts[c] and es[c] != ls for _ in range(counts[c])]
         fill = lead.n - len(suit)
         cheap = sorted(others, key=lambda c: (pts[c] * 4 + (st[c] % 32) + (30 if es[c] == TRUMP else 0)))
         rich = sorted(others, key=lambda c: (-pts[c], (st[c] % 32) + (30 if es[c] == TRUMP else 0)))

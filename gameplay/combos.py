@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import NamedTuple
 
-from gameplay.cards import CODE_NAMES, format_cards, parse_cards
+from gameplay.cards import CODE_NAMES, NCODES, format_cards, parse_cards
 from gameplay.errors import IllegalPlay, InvalidCards
 from gameplay.order import Context
 
@@ -74,10 +74,10 @@ class Combo:
     shape: str
     components: tuple[Component, ...]
     codes: tuple[int, ...]
+    n: int = field(init=False, repr=False, compare=False)  # len(codes), set once
 
-    @property
-    def n(self) -> int:
-        return len(self.codes)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "n", len(self.codes))
 
     @property
     def is_throw(self) -> bool:
@@ -185,6 +185,70 @@ def tractor_slices(ctx: Context, nodes: Iterable[int], k: int) -> list[tuple[int
 # ---------------------------------------------------------------- decomposition
 
 
+class _Tables(NamedTuple):
+    """Per-context constants for decomposition: each suit's codes strongest first, shared unit
+    components per code (components are immutable, so one object serves every hand), the codes
+    not in the deck."""
+
+    suit_desc: tuple[tuple[int, ...], ...]  # effective suits 4 (trump) … 0
+    units: tuple[tuple[Component | None, ...], ...]  # [width][code], widths 1…3
+    invalid: tuple[int, ...]
+    leads: tuple[tuple[Combo | None, ...], ...]  # [width][code]: the classified single / pair (immutable)
+
+
+_TABLES: dict[int, tuple[Context, _Tables]] = {}
+_BY_KEY: dict[object, _Tables] = {}
+
+
+def _tables(ctx: Context) -> _Tables:
+    hit = _TABLES.get(id(ctx))
+    if hit is not None and hit[0] is ctx:
+        return hit[1]
+    key = (ctx.rules, ctx.level, ctx.trump)  # what the tables depend on; many contexts may share them
+    try:
+        tables = _BY_KEY.get(key)
+    except TypeError:  # rules that cannot be hashed: tables for this context alone
+        tables = _build_tables(ctx)
+    if tables is None:
+        tables = _BY_KEY[key] = _build_tables(ctx)
+        if len(_BY_KEY) > 1024:
+            _BY_KEY.clear()
+    if len(_TABLES) > 4096:
+        _TABLES.clear()
+    _TABLES[id(ctx)] = (ctx, tables)
+    return tables
+
+
+def _build_tables(ctx: Context) -> _Tables:
+    es, st, sk = ctx.esuit, ctx.strength, ctx.sortkey
+    suit_desc = tuple(tuple(sorted((c for c in range(NCODES) if es[c] == s), key=sk.__getitem__, reverse=True))
+                      for s in range(4, -1, -1))
+    units = tuple(tuple(Component(es[c], w, 1, st[c], (c,) * w) if es[c] >= 0 and w else None
+                        for c in range(NCODES)) for w in range(4))
+    leads = tuple(tuple(Combo(u.suit, SHAPES[w], (u,), u.codes) if u is not None else None for u in units[w])
+                  if w else () for w in range(3))
+    return _Tables(suit_desc, units, tuple(c for c in range(NCODES) if es[c] < 0), leads)
+
+
+def _exact_run(ctx: Context, nodes: Sequence[int]) -> list[int] | None:
+    """``nodes`` lowest first if they form one run of adjacent tiers and nothing else links them
+    (then that run is the only, hence the canonical, tractor among them); else None."""
+    adj = ctx.adj_up
+    nodeset = set(nodes)
+    links = 0
+    for a in nodes:
+        for b in adj[a]:
+            if b in nodeset:
+                links += 1
+    if links != len(nodes) - 1:
+        return None
+    path = sorted(nodes, key=ctx.strength.__getitem__)
+    for i in range(len(path) - 1):
+        if path[i + 1] not in adj[path[i]]:
+            return None
+    return path
+
+
 def _component(ctx: Context, suit: int, width: int, path: Sequence[int]) -> Component:
     st = ctx.strength
     codes = tuple(c for c in reversed(path) for _ in range(width))
@@ -210,7 +274,8 @@ def decompose_suit(ctx: Context, counts: dict[int, int], suit: int) -> list[Comp
         else:
             singles.append(c)
     singles.sort(key=st.__getitem__, reverse=True)
-    rest = [_tuple_new(Component, (suit, 1, 1, st[c], (c,))) for c in singles]
+    one = _tables(ctx).units[1]
+    rest: list[Component] = [one[c] for c in singles]  # type: ignore[misc]
     if not wide:
         return rest
     return _wide_components(ctx, counts, wide, suit) + rest
@@ -219,18 +284,30 @@ def decompose_suit(ctx: Context, counts: dict[int, int], suit: int) -> list[Comp
 _tuple_new = tuple.__new__
 
 
-def _wide_components(ctx: Context, counts: dict[int, int], wide: list[int], suit: int) -> list[Component]:
-    st = ctx.strength
+def _wide_components(ctx: Context, counts: dict[int, int] | list[int], wide: list[int], suit: int,
+                     presorted: bool = False) -> list[Component]:
+    """Tractors, then triples and pairs, of the cards ``wide`` (held at least twice); with
+    ``presorted`` the caller gives ``wide`` strongest first, so the units need no sorting."""
     adj = ctx.adj_up
+    table = _tables(ctx).units
     out: list[Component] = []
     units: list[Component] = []
-    for width in (3, 2):
-        nodes = [c for c in wide if min(counts[c], 3) == width]
+    triples = [c for c in wide if counts[c] >= 3]
+    for width, nodes in ((3, triples), (2, [c for c in wide if counts[c] == 2] if triples else wide)):
         if not nodes:
             continue
         if len(nodes) >= 2:
             nodeset = set(nodes)
-            if any(b in nodeset for a in nodes for b in adj[a]):
+            links = 0
+            for a in nodes:
+                for b in adj[a]:
+                    if b in nodeset:
+                        links += 1
+            if links:
+                run = _exact_run(ctx, nodes) if links == len(nodes) - 1 else None
+                if run is not None:  # one run and nothing else: no search
+                    out.append(_component(ctx, suit, width, run))
+                    continue
                 while len(nodeset) >= 2:
                     path = longest_chain(ctx, nodeset)
                     if path is None:
@@ -238,17 +315,46 @@ def _wide_components(ctx: Context, counts: dict[int, int], wide: list[int], suit
                     out.append(_component(ctx, suit, width, path))
                     nodeset.difference_update(path)
                 nodes = [c for c in nodes if c in nodeset]
-        for c in nodes:
-            units.append(_tuple_new(Component, (suit, width, 1, st[c], (c,) * width)))
+        tw = table[width]
+        units.extend([tw[c] for c in nodes])  # type: ignore[misc]
     if len(out) > 1:
         out.sort(key=_priority, reverse=True)
-    if len(units) > 1:
+    if len(units) > 1 and not presorted:
         units.sort(key=_priority, reverse=True)
     return out + units
 
 
 def decompose(ctx: Context, codes: Iterable[int]) -> list[Component]:
     """Canonical decomposition of any cards, effective suit by suit (trumps first), priority order."""
+    codes = codes if isinstance(codes, (list, tuple)) else list(codes)
+    t = _tables(ctx)
+    cnt = [0] * NCODES
+    try:
+        for c in codes:
+            cnt[c] += 1
+    except (IndexError, TypeError):
+        return _decompose_general(ctx, codes)
+    for c in t.invalid:
+        if cnt[c]:
+            return _decompose_general(ctx, codes)  # raises, naming the card
+    one = t.units[1]
+    out: list[Component] = []
+    for s, desc in zip(range(4, -1, -1), t.suit_desc, strict=True):
+        held = [c for c in desc if cnt[c]]
+        if not held:
+            continue
+        wide = [c for c in held if cnt[c] >= 2]
+        if wide:
+            # held strongest first: the units come out in priority order without sorting
+            out.extend(_wide_components(ctx, cnt, wide, s, presorted=True))
+            out.extend([one[c] for c in held if cnt[c] == 1])  # type: ignore[misc]
+        else:
+            out.extend([one[c] for c in held])  # type: ignore[misc]
+    return out
+
+
+def _decompose_general(ctx: Context, codes: Iterable[int]) -> list[Component]:
+    """:func:`decompose` on a Counter (cards not in the deck: raises, naming the first)."""
     cnt = Counter(codes)
     es = ctx.esuit
     st = ctx.strength
@@ -298,17 +404,38 @@ def classify(ctx: Context, codes: Sequence[int]) -> Combo:
                 f"A lead must be all of one suit (all trumps or all one side suit): {format_cards(codes)} mixes suits.",
                 f"首家出牌必须是同一门（全是主牌或同一门副牌）：{format_cards(codes)} 混合了不同的花色。",
             )
-    if len(codes) == 1:
-        c = codes[0]
-        comp = Component(s, 1, 1, ctx.strength[c], (c,))
-        return Combo(s, "single", (comp,), (c,))
+    n = len(codes)
+    if n == 1 or (n == 2 and codes[0] == codes[1]):
+        one = _tables(ctx).leads[n][codes[0]]  # shared: a Combo is immutable
+        assert one is not None
+        return one
     cnt: dict[int, int] = {}
     for c in codes:
         cnt[c] = cnt.get(c, 0) + 1
+    m = len(cnt)
+    w = n // m
+    sk = ctx.sortkey
+    if 2 <= w <= 3 and m >= 2 and w * m == n:
+        # an exact tractor (one run of adjacent tiers, each card w times, nothing else linking
+        # them) is its own canonical decomposition: no search
+        st = ctx.strength
+        adj = ctx.adj_up
+        nodes = sorted(cnt, key=st.__getitem__)
+        links = 0
+        for a in nodes:
+            if cnt[a] != w:
+                links = -1
+                break
+            for b in adj[a]:
+                if b in cnt:
+                    links += 1
+        if links == m - 1 and all(nodes[i + 1] in adj[nodes[i]] for i in range(m - 1)):
+            ordered = tuple(sorted(codes, key=sk.__getitem__, reverse=True))
+            comp = Component(s, w, m, st[nodes[-1]], ordered)
+            return Combo(s, "tractor", (comp,), ordered)
     comps = tuple(decompose_suit(ctx, cnt, s))
     shape = comps[0].shape if len(comps) == 1 else "throw"
-    sk = ctx.sortkey
-    return Combo(s, shape, comps, tuple(sorted(codes, key=lambda c: -sk[c])))
+    return Combo(s, shape, comps, tuple(sorted(codes, key=sk.__getitem__, reverse=True)))
 
 
 # ---------------------------------------------------------------- structure matching

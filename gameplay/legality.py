@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import islice
+from itertools import combinations, islice
 from typing import Any
 
 from gameplay.cards import CODE_NAMES, SUITS, format_cards
@@ -107,9 +107,13 @@ def component_beaten(ctx: Context, comp: Component, counts: Counts) -> bool:
     pair (triple) a higher pair (triple); for a tractor a higher tractor at least as long."""
     st = ctx.strength
     w = comp.width
-    codes = [c for c in ctx.suit_codes[comp.suit] if counts[c] >= w]
     if comp.length == 1:
-        return any(st[c] > comp.top for c in codes)
+        mine = comp.top
+        for c in ctx.suit_codes[comp.suit]:
+            if st[c] > mine and counts[c] >= w:
+                return True
+        return False
+    codes = [c for c in ctx.suit_codes[comp.suit] if counts[c] >= w]
     top = highest_tractor_top(ctx, codes, comp.length)
     return top is not None and top > comp.top
 
@@ -381,7 +385,8 @@ def _base_follows(ctx: Context, hand: Counts, lead: Combo) -> Iterator[tuple[int
         if pairs:
             yield from pairs
             return
-        yield from (tuple(x) for x in _submultisets(holding, 2))
+        # no pair held: every card once, so the sub-multisets are the 2-combinations, same order
+        yield from combinations([c for c, _ in holding], 2)
         return
     best = match_score(ctx, lead, dict(holding))
     for sub in _submultisets(holding, n):

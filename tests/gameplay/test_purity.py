@@ -127,12 +127,8 @@ def test_the_walk_fails_when_a_lower_layer_imports_a_higher_one() -> None:
 def test_bench_runs_on_a_few_deals(tmp_path: Path) -> None:
     """Smoke test of ``python -m gameplay.bench`` on three deals (figures are not asserted)."""
     root = ROOT
-    deals = json.loads((root.parent / "shared/bench/deals.json").read_text("utf-8")) if (
-        root.parent / "shared/bench/deals.json").exists() else None
+    deals = json.loads((root / "bench" / "deals.json").read_text("utf-8"))
     path = tmp_path / "deals.json"
-    if deals is None:
-        deals = {"deals": [{"trump": "H", "level": "2", "hands": [
-            "SA SK SQ SJ S10 S9 S8", "HA HK HQ HJ H10 H9 H8", "CA CK CQ CJ C10 C9 C8", "DA DK DQ DJ D10 D9 D8"]}]}
     path.write_text(json.dumps({"deals": deals["deals"][:3]}), "utf-8")
     out = subprocess.run([sys.executable, "-m", "gameplay.bench", "--deals", str(path), "--count", "3"],
                          cwd=root, capture_output=True, text=True, timeout=120)

@@ -92,12 +92,11 @@ def test_bench_hands_smoke(tmp_path: Path) -> None:
     import sys
 
     root = Path(__file__).resolve().parents[2]
-    shared = root.parent / "shared/bench/deals.json"
+    deals = root / "bench" / "deals.json"
     args = [sys.executable, "-m", "gameplay.bench", "--count", "3"]
-    if shared.exists():
-        small = tmp_path / "deals.json"
-        small.write_text(json.dumps({"deals": json.loads(shared.read_text("utf-8"))["deals"][:3]}), "utf-8")
-        args += ["--deals", str(small)]
+    small = tmp_path / "deals.json"
+    small.write_text(json.dumps({"deals": json.loads(deals.read_text("utf-8"))["deals"][:3]}), "utf-8")
+    args += ["--deals", str(small)]
     out = subprocess.run([*args, "hands", "--hands", "3", "--play-deals", "3"], cwd=root, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "tractor" in out.stdout and "heuristic" in out.stdout and "yongzhou-300 3 players" in out.stdout

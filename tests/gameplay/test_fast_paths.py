@@ -1,0 +1,147 @@
+"""The engine's fast paths give exactly what the general search gives (issue 17).
+
+Each fast path (per-suit tables in ``decompose``, the exact-run shortcut before the tractor search,
+the pair and exact-tractor shortcuts in ``classify``, 2-combinations for a pair lead when no pair is
+held, the early exit for a single in ``component_beaten``) is compared with the general code on many
+seeded hands of every variant, including the K–3 wrap at A and three decks (triples).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from gameplay.cards import deck_codes, to_counts
+from gameplay.combos import Combo, _decompose_general, _exact_run, chains, classify, decompose, decompose_suit
+from gameplay.legality import _base_follows, _submultisets, component_beaten, legal_leads
+from gameplay.order import Context
+from gameplay.rulesets import RuleSet, ruleset
+
+RULES = [ruleset("tractor"), ruleset("chaodi"), ruleset("red-five"), ruleset("red-five", decks=3),
+         ruleset("yongzhou-300"), ruleset("yongzhou-300", players=3)]
+
+
+def _contexts(rules: RuleSet, rng: random.Random) -> Iterator[Context]:
+    levels = list(rules.levels) if rules.has_levels else [None]
+    trumps: list[str | None] = ["S", "H", "C", "D"] + ([] if rules.variant == "red-five" else [None])
+    for level in ([14] if 14 in levels else []) + rng.sample(levels, min(3, len(levels))):
+        for trump in trumps:
+            yield Context(rules, level, trump)
+
+
+def _hands(rules: RuleSet, rng: random.Random, count: int) -> Iterator[list[int]]:
+    deck = deck_codes(rules.decks, rules.removed_ranks)
+    for _ in range(count):
+        rng.shuffle(deck)
+        yield deck[:rules.hand_size]
+
+
+def _general_classify(ctx: Context, codes: list[int]) -> Combo:
+    s = ctx.esuit[codes[0]]
+    comps = tuple(decompose_suit(ctx, dict(Counter(codes)), s))
+    shape = comps[0].shape if len(comps) == 1 else "throw"
+    return Combo(s, shape, comps, tuple(sorted(codes, key=lambda c: -ctx.sortkey[c])))
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
+def test_decompose_matches_the_general_decomposition(rules: RuleSet) -> None:
+    rng = random.Random(17)
+    seen_tractor = False
+    for ctx in _contexts(rules, rng):
+        for hand in _hands(rules, rng, 12):
+            got = decompose(ctx, hand)
+            assert got == _decompose_general(ctx, hand), (ctx.level, ctx.trump, hand)
+            seen_tractor = seen_tractor or any(c.is_tractor for c in got)
+    assert seen_tractor
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
+def test_classify_fast_paths_match_the_search(rules: RuleSet) -> None:
+    rng = random.Random(18)
+    shapes: Counter[str] = Counter()
+    for ctx in _contexts(rules, rng):
+        for hand in _hands(rules, rng, 4):
+            counts = to_counts(hand)
+            leads = [list(p) for p in legal_leads(ctx, counts, include_throws=False)]
+            # and some same-suit multisets where every card is held equally often (runs or not)
+            for s in range(5):
+                wide = [c for c in ctx.suit_codes[s] if counts[c] >= 2]
+                for k in range(2, len(wide) + 1):
+                    leads.append([c for c in rng.sample(wide, k) for _ in range(2)])
+            for codes in leads:
+                rng.shuffle(codes)
+                got = classify(ctx, codes)
+                assert got == _general_classify(ctx, codes), (ctx.level, ctx.trump, codes)
+                assert got.n == len(codes)
+                shapes[got.shape] += 1
+    assert shapes["tractor"] and shapes["pair"] and shapes["throw"]
+
+
+def test_exact_run_is_the_only_chain() -> None:
+    """Where ``_exact_run`` answers, the search finds that one chain and no other — also with the
+    K–3 wrap (tractor-like rules at A), where a full cycle must go to the search."""
+    rng = random.Random(19)
+    answered = 0
+    for rules in RULES:
+        for ctx in _contexts(rules, rng):
+            for s in range(5):
+                codes = list(ctx.suit_codes[s])
+                if len(codes) < 2:
+                    continue
+                # whole suits (with the wrap a cycle: not one run) and random subsets
+                samples = [codes, codes[1:], *(rng.sample(codes, rng.randint(2, min(6, len(codes))))
+                                               for _ in range(30))]
+                for nodes in samples:
+                    run = _exact_run(ctx, nodes)
+                    if run is not None:
+                        answered += 1
+                        assert chains(ctx, nodes) == [run]
+    assert answered > 50
+    wrap = Context(ruleset("chaodi"), "A", "H")
+    plain = [c for c in wrap.suit_codes[3] if wrap.tier[c] >= 0]
+    assert _exact_run(wrap, plain) is None  # S3…SK with SK→S3: a cycle, left to the search
+    cards = [c for c in plain for _ in range(2)]
+    assert decompose(wrap, cards) == _decompose_general(wrap, cards)
+    assert classify(wrap, cards) == _general_classify(wrap, cards)
+
+
+@pytest.mark.parametrize("rules", RULES[:3], ids=lambda r: r.variant)
+def test_pair_lead_without_pairs_follows_in_the_same_order(rules: RuleSet) -> None:
+    rng = random.Random(20)
+    checked = 0
+    for ctx in _contexts(rules, rng):
+        for hand in _hands(rules, rng, 6):
+            counts = to_counts(hand)
+            for s in range(5):
+                held = [c for c in ctx.suit_codes[s] if counts[c]]
+                pairs = [c for c in held if counts[c] >= 2]
+                if len(held) < 3 or pairs:
+                    continue
+                other = [c for c in ctx.suit_codes[s] if not counts[c]]
+                if not other:
+                    continue
+                lead = classify(ctx, [other[0], other[0]])
+                holding = [(c, counts[c]) for c in reversed(ctx.suit_codes[s]) if counts[c]]
+                assert list(_base_follows(ctx, counts, lead)) == [tuple(x) for x in _submultisets(holding, 2)]
+                checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
+def test_component_beaten_single_matches_the_scan(rules: RuleSet) -> None:
+    rng = random.Random(21)
+    answers: Counter[bool] = Counter()
+    for ctx in _contexts(rules, rng):
+        for hand in _hands(rules, rng, 3):
+            counts = to_counts(hand)
+            for comp in decompose(ctx, hand):
+                if comp.length != 1:
+                    continue
+                expected = any(ctx.strength[c] > comp.top for c in ctx.suit_codes[comp.suit]
+                               if counts[c] >= comp.width)
+                assert component_beaten(ctx, comp, counts) is expected
+                answers[expected] += 1
+    assert answers[True] and answers[False]
