@@ -10,7 +10,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from gameplay.cards import SUITS, code_suit
-from gameplay.hand import Hand, InvalidLog, replay
+from gameplay.hand import Hand
+from gameplay.notation import InvalidLog, replay
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -189,6 +190,6 @@ def replay_page(request: HttpRequest) -> HttpResponse:
 
 
 def _from_text(text: str) -> Hand:
-    from gameplay.hand import log_from_text
+    from gameplay.notation import log_from_text
 
     return replay(log_from_text(text))

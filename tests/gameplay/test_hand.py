@@ -369,7 +369,7 @@ def test_outcome_is_the_scoring_api_outcome(variant: str, kw: dict) -> None:
 
     for i in range(3):
         rec = simulate_hand(variant, 21, i, ["heuristic", "random"], keep_log=True, **kw)
-        from gameplay.hand import replay
+        from gameplay.notation import replay
 
         h = replay(rec["log"])
         body = score_hand_request(h.score_request())

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.hand import InvalidLog, log_from_text, log_text, replay
+from gameplay.notation import InvalidLog, log_from_text, log_text, replay
 from gameplay.simulate import simulate_hand
 
 GOLDEN = Path(__file__).parent / "golden"
