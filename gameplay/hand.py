@@ -24,12 +24,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from dataclasses import replace
+from typing import Any
 
 import variants
 from gameplay.cards import CODE_NAMES, NCODES, deck_codes, format_cards
 from gameplay.combos import Combo
+from gameplay.config import HandConfig, context_for
 from gameplay.declaring import PROTOCOLS, Bidding, Declaration, DeclaringProtocol, LevelCardAndJoker
 from gameplay.declaring.base import en_seat, zh_seat
 from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
@@ -55,139 +56,31 @@ from gameplay.events import (
 )
 from gameplay.legal_plays import LegalPlays
 from gameplay.legality import check_follow, check_lead, follow_fault, throw_check
+from gameplay.observation import Observation
 from gameplay.order import Context
-from gameplay.outcome import kitty_points, score_request, scoring_sizes, settle
-from gameplay.rulesets import ENGINE_OPTIONS, RuleSet, ruleset
+from gameplay.outcome import kitty_points, score_request, settle
 from gameplay.tricks import play_key
 from scoring.partnership import HandResult, MatchState, initial_state
 from scoring.redfive import RedFiveResult
-from scoring.rules import PartnershipRules, ScoringRules, scoring_rules
+from scoring.rules import PartnershipRules
 from scoring.yongzhou import YongzhouResult
-from variants import Settlement
 
-__all__ = ["LOG_FORMAT", "PHASES", "Hand", "HandConfig", "Observation", "context_for"]
+__all__ = ["LOG_FORMAT", "PHASES", "Hand"]
 
 PHASES = ("deal", "declare", "bid", "trump", "kitty", "overturn", "play", "scored")
 LOG_FORMAT = "shengji-hand/1"
 
 
-# ---------------------------------------------------------------- configuration
-
-
-@dataclass(frozen=True)
-class HandConfig:
-    """What a hand needs before the deal.
-
-    ``options`` may mix engine options (:data:`gameplay.rulesets.ENGINE_OPTIONS`) and scoring
-    options; they are split by name. ``state`` (tractor, chaodi) is the match state before the hand;
-    None means the first hand of a match (the first declarer becomes the dealer, 争庄).
-    ``start_seat`` is the seat dealt to first (yongzhou-300: the last hand's winner; it leads when
-    nobody declares). ``first_bidder`` is red-five's first bidder (None: seat 0, or a random seat
-    with the ``first_bidder="random"`` option).
-    """
-
-    variant: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-    decks: int | None = None
-    players: int | None = None
-    state: MatchState | None = None
-    start_seat: int | None = None
-    first_bidder: int | None = None
-
-    def engine_rules(self) -> RuleSet:
-        eng = {k: v for k, v in self.options.items() if k in ENGINE_OPTIONS}
-        return ruleset(self.variant, eng, decks=self.decks, players=self.players)
-
-    def scoring_rules(self) -> ScoringRules:
-        sc = {k: v for k, v in self.options.items() if k not in ENGINE_OPTIONS}
-        decks, players = scoring_sizes(variants.get(self.variant), self.decks, self.players)
-        return scoring_rules(self.variant, sc, decks=decks, players=players)
-
-    def to_json(self) -> dict[str, Any]:
-        st = None
-        if self.state is not None:
-            st = {"levels": list(self.state.levels), "dealer": self.state.dealer,
-                  "a_failures": list(self.state.a_failures), "hands_played": self.state.hands_played}
-        return {"variant": self.variant, "options": dict(self.options), "decks": self.decks, "players": self.players,
-                "state": st, "start_seat": self.start_seat, "first_bidder": self.first_bidder}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> HandConfig:
-        st = data.get("state")
-        state = None
-        if st is not None:
-            state = MatchState(levels=(str(st["levels"][0]), str(st["levels"][1])), dealer=int(st["dealer"]),
-                               a_failures=(int(st["a_failures"][0]), int(st["a_failures"][1])),
-                               hands_played=int(st.get("hands_played", 0)))
-        return cls(variant=str(data["variant"]), options=dict(data.get("options") or {}), decks=data.get("decks"),
-                   players=data.get("players"), state=state, start_seat=data.get("start_seat"),
-                   first_bidder=data.get("first_bidder"))
-
-
-_CTX_CACHE: dict[tuple[Any, ...], Context] = {}
-
-
-def context_for(rules: RuleSet, level: str | int | None, trump: str | None) -> Context:
-    """A cached :class:`Context` (building one takes ~100 µs; hands reuse a few dozen)."""
-    key = (rules.variant, rules.decks, rules.players, tuple(sorted(rules.options.items())), level, trump)
-    ctx = _CTX_CACHE.get(key)
-    if ctx is None:
-        ctx = Context(rules, level, trump)
-        if len(_CTX_CACHE) > 512:
-            _CTX_CACHE.clear()
-        _CTX_CACHE[key] = ctx
-    return ctx
-
-
-class Observation(NamedTuple):
-    """What one seat may know: its own cards, everything public, the kitty only if it buried it."""
-
-    seat: int
-    players: int
-    decks: int
-    variant: str
-    phase: str
-    level: str | None
-    trump: str | None
-    ctx: Context | None
-    dealer: int | None
-    declaration: Declaration | None
-    hand: tuple[int, ...]
-    kitty: tuple[int, ...] | None
-    leader: int | None
-    trick: tuple[tuple[int, tuple[int, ...]], ...]
-    lead: Combo | None
-    played: tuple[int, ...]
-    voids: tuple[frozenset[int], ...]
-    points: tuple[int, ...]
-    tricks_played: int
-    cards_left: tuple[int, ...]
-    winning: int | None
-    """The seat whose play currently wins the trick (None before the lead)."""
-    winning_key: tuple[int, int] | None
-    """Its strength against the lead (``gameplay.tricks.play_key``)."""
-    events: tuple[Event, ...]
-    """The public events so far (the deck, dealt cards and the kitty hidden; this seat's own cards are
-    in ``hand`` and ``kitty``)."""
-    bid: int | None
-    bidder: int | None
-    passed: frozenset[int]
-    shown_kitty: tuple[int, ...] | None = None
-    """chaodi: the kitty as dealt, shown to all when the dealer first took it (None before, and in
-    other variants)."""
-
-    def team(self, seat: int) -> int:
-        """Who plays together: partnership sides; red-five dealer (0) vs defenders (1); yongzhou each alone."""
-        v = variants.get(self.variant)
-        if v.partnership:
-            return seat % 2
-        if v.settlement is Settlement.RED_FIVE:
-            return 0 if seat == self.dealer else 1
-        return seat
-
-
-
 # ---------------------------------------------------------------- the hand
+
+
+def _allowed(verify: Callable[..., object], *args: Any) -> bool:
+    """``can_x``: whether ``verify_x`` accepts."""
+    try:
+        verify(*args)
+    except GameplayError:
+        return False
+    return True
 
 
 class Hand:
@@ -410,58 +303,19 @@ class Hand:
 
     # ------------------------------------------------------------ declaring (the protocol decides)
 
-    def _declaring_window(self) -> bool:
-        """Whether declaring is possible now (dealing or the declaration round)."""
-        if self.phase == "declare":
-            return True
-        return self.phase == "deal" and self.protocol.deal_window()
-
     def judge_declaration(self, seat: int, cards: Sequence[int]) -> Declaration:
         """The declaration ``seat`` makes by showing ``cards`` now, or raise IllegalPlay/InvalidCards."""
-        cards = tuple(sorted(cards))
-        h = self.hands[seat]
-        need: dict[int, int] = {}
-        for c in cards:
-            if not 0 <= c < NCODES:
-                raise InvalidCards(f"{c} is not a card.", f"{c} 不是牌。")
-            need[c] = need.get(c, 0) + 1
-        for c, k in need.items():
-            if h[c] < k:
-                raise InvalidCards(f"{en_seat(seat)} does not hold {format_cards([c] * k)} to show.",
-                                   f"{zh_seat(seat)}手中没有 {format_cards([c] * k)} 可亮。")
-        return self.protocol.judge(seat, cards)
+        return self.protocol.judge_shown(seat, cards)
 
     def verify_declare(self, seat: int, cards: Sequence[int]) -> Declaration:
-        if not 0 <= seat < self.n:
-            raise OutOfTurn(f"There is no seat {seat}.", f"没有{seat}号座位。")
-        if not self._declaring_window():
-            raise WrongPhase(f"{en_seat(seat)} cannot declare now: declaring is over (phase {self.phase}).",
-                             f"{zh_seat(seat)}现在不能亮主：亮主阶段已过（{self.phase}）。")
-        _kind, who = self.to_act()
-        if self.phase == "declare" and who != seat:
-            raise OutOfTurn(f"{en_seat(seat)} cannot declare now: it is seat {who}'s turn to declare or pass.",
-                            f"{zh_seat(seat)}现在不能亮主：轮到{who}号座位。")
-        if self.phase == "deal" and self.offers and self.offers[0] != seat:
-            raise OutOfTurn(f"{en_seat(seat)} must wait: seat {self.offers[0]} answers an overturn offer first.",
-                            f"{zh_seat(seat)}须等待：{self.offers[0]}号座位先决定是否反主。")
-        return self.judge_declaration(seat, cards)
+        return self.protocol.verify_declare(seat, cards)
 
     def can_declare(self, seat: int, cards: Sequence[int]) -> bool:
-        try:
-            self.verify_declare(seat, cards)
-        except GameplayError:
-            return False
-        return True
+        return _allowed(self.verify_declare, seat, cards)
 
     def legal_declarations(self, seat: int) -> list[tuple[int, ...]]:
         """Every declaration ``seat`` could make now (empty outside the declaring window)."""
-        if not self._declaring_window():
-            return []
-        if self.phase == "declare" and self.round_order[self.turn_index] != seat:
-            return []
-        if self.phase == "deal" and self.offers and self.offers[0] != seat:
-            return []
-        return self.protocol.candidates(seat)
+        return self.protocol.legal_declarations(seat)
 
     def declarations_by_seat(self) -> dict[int, list[tuple[int, ...]]]:
         """The legal declarations of every seat right now (after each dealt card, for the UI)."""
@@ -481,26 +335,10 @@ class Hand:
         return ev
 
     def verify_pass(self, seat: int) -> None:
-        p = self.phase
-        if p == "deal" and self.offers:
-            if self.offers[0] != seat:
-                raise OutOfTurn(f"{en_seat(seat)} has nothing to answer: seat {self.offers[0]} is asked.",
-                                f"{zh_seat(seat)}无需表态：轮到{self.offers[0]}号座位。")
-            return
-        if p in ("declare", "bid", "overturn"):
-            _kind, who = self.to_act()
-            if who != seat:
-                raise OutOfTurn(f"{en_seat(seat)} cannot pass now: it is seat {who}'s turn.",
-                                f"{zh_seat(seat)}现在不能表态：轮到{who}号座位。")
-            return
-        raise WrongPhase(f"{en_seat(seat)} has nothing to pass in the {p} phase.", f"{zh_seat(seat)}在 {p} 阶段无需过牌。")
+        self.protocol.verify_pass(seat)
 
     def can_pass(self, seat: int) -> bool:
-        try:
-            self.verify_pass(seat)
-        except GameplayError:
-            return False
-        return True
+        return _allowed(self.verify_pass, seat)
 
     def pass_(self, seat: int) -> Event:
         """Decline: an offered overturn (yongzhou: forfeits overturning for the hand), a turn to
@@ -538,11 +376,7 @@ class Hand:
         self.protocol.verify_bid(seat, amount)
 
     def can_bid(self, seat: int, amount: int) -> bool:
-        try:
-            self.verify_bid(seat, amount)
-        except GameplayError:
-            return False
-        return True
+        return _allowed(self.verify_bid, seat, amount)
 
     def bid(self, seat: int, amount: int) -> Event:
         """Bid ``amount`` (red-five)."""
@@ -556,11 +390,7 @@ class Hand:
         self.protocol.verify_name_trump(seat, suit)
 
     def can_name_trump(self, seat: int, suit: str) -> bool:
-        try:
-            self.verify_name_trump(seat, suit)
-        except GameplayError:
-            return False
-        return True
+        return _allowed(self.verify_name_trump, seat, suit)
 
     def name_trump(self, seat: int, suit: str | None = None) -> Event:
         """The red-five dealer names trump (None: the ``undecided_trump`` option, spades)."""
@@ -609,11 +439,7 @@ class Hand:
             h[c] -= 1
 
     def can_bury(self, seat: int, cards: Sequence[int]) -> bool:
-        try:
-            self.verify_bury(seat, cards)
-        except GameplayError:
-            return False
-        return True
+        return _allowed(self.verify_bury, seat, cards)
 
     def bury(self, seat: int, cards: Sequence[int]) -> Event:
         """Bury ``cards`` face down as the kitty."""
@@ -638,11 +464,7 @@ class Hand:
         return self.protocol.verify_insure(seat, cards)
 
     def can_insure(self, seat: int, cards: Sequence[int] | None = None) -> bool:
-        try:
-            self.verify_insure(seat, cards)
-        except GameplayError:
-            return False
-        return True
+        return _allowed(self.verify_insure, seat, cards)
 
     def legal_insurances(self, seat: int) -> list[tuple[int, ...]]:
         """The insurance ``seat`` could show now: ``[pair]`` or ``[]`` (chaodi's 定主)."""
@@ -665,11 +487,7 @@ class Hand:
         return self.protocol.verify_overturn(seat, cards)
 
     def can_overturn(self, seat: int, cards: Sequence[int]) -> bool:
-        try:
-            self.verify_overturn(seat, cards)
-        except GameplayError:
-            return False
-        return True
+        return _allowed(self.verify_overturn, seat, cards)
 
     def overturn(self, seat: int, cards: Sequence[int]) -> Event:
         """Chaodi: overturn after the kitty is buried; the overturner takes and re-buries the kitty."""
@@ -732,11 +550,7 @@ class Hand:
         self._verify_play(seat, cards)
 
     def can_play(self, seat: int, cards: Sequence[int]) -> bool:
-        try:
-            self._verify_play(seat, cards)
-        except GameplayError:
-            return False
-        return True
+        return _allowed(self._verify_play, seat, cards)
 
     def play(self, seat: int, cards: Sequence[int]) -> Event:
         """Play ``cards``: a lead (a throw is checked against the other hands and may be replaced

@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from gameplay.cards import format_cards
+from gameplay.config import HandConfig
 from gameplay.errors import GameplayError
 from gameplay.events import Event, Play, Redeal, Shuffle, event_from_json
-from gameplay.hand import LOG_FORMAT, Hand, HandConfig
+from gameplay.hand import LOG_FORMAT, Hand
 
 
 class InvalidLog(GameplayError):

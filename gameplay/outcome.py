@@ -120,7 +120,7 @@ def _red_five(hand: FinishedHand) -> Settled:
             n5 = sum(1 for c in e.on_table if c == RED_FIVE)
             if n5 and (e.seat == dealer) != (winner == dealer):
                 caps.extend({"played_by": e.seat, "won_by": winner} for _ in range(n5))
-    out = {"dealer": dealer, "bid": hand.contract, "trump": hand.trump, "dealer_points": hand.points[dealer],
+    out: dict[str, Any] = {"dealer": dealer, "bid": hand.contract, "trump": hand.trump, "dealer_points": hand.points[dealer],
            "kitty_points": kitty_points(hand), "dealer_won_last_trick": last_winner == dealer, "red_fives": caps}
     ro = RedFiveOutcome(dealer=dealer, bid=hand.contract, trump=str(hand.trump), dealer_points=hand.points[dealer],
                         kitty_points=out["kitty_points"], dealer_won_last_trick=last_winner == dealer,

@@ -36,10 +36,11 @@ from typing import Any
 
 from gameplay.cards import CODE_NAMES, NCODES, format_cards, parse_cards, to_counts
 from gameplay.combos import Combo, classify
+from gameplay.config import HandConfig, context_for
 from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, InvalidContext, InvalidOption, norm_lang
 from gameplay.events import Event, Trick, event_from_json
 from gameplay.events import Play as PlayEvent
-from gameplay.hand import Hand, HandConfig, context_for
+from gameplay.hand import Hand
 from gameplay.legality import SUIT_EN, SUIT_ZH, check_follow, check_lead, throw_check
 from gameplay.order import Context
 from gameplay.rulesets import RuleSet
@@ -876,4 +877,5 @@ def facts_from_hand(hand: Hand) -> HandFacts:
 
 def tricks_from_hand(hand: Hand) -> list[TrickEntry]:
     """The tricks of an engine :class:`Hand` as entries (failed throws with their forced part)."""
-    return [TrickEntry(tuple(Play(e.seat or 0, e.cards, e.forced) for e in plays)) for _, plays, _, _ in hand.tricks]
+    return [TrickEntry(tuple(Play(e.seat or 0, e.cards, e.forced if isinstance(e, PlayEvent) else None)
+                             for e in plays)) for _, plays, _, _ in hand.tricks]

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
-from gameplay.cards import BJ, LJ, SUITS, code_suit, format_cards, make_code
-from gameplay.errors import GameplayError, IllegalPlay, WrongPhase
+from gameplay.cards import BJ, LJ, NCODES, SUITS, code_suit, format_cards, make_code
+from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
 from gameplay.rulesets import RuleSet
 from scoring.partnership import MatchState
 from scoring.rules import ScoringRules
@@ -134,6 +134,55 @@ class DeclaringProtocol:
 
     # ------------------------------------------------------------ declarations
 
+    def window_open(self) -> bool:
+        """Whether declaring is possible now (dealing or the declaration round)."""
+        h = self.hand
+        if h.phase == "declare":
+            return True
+        return h.phase == "deal" and self.deal_window()
+
+    def judge_shown(self, seat: int, cards: Sequence[int]) -> Declaration:
+        """The declaration ``seat`` makes by showing ``cards`` now, or raise IllegalPlay/InvalidCards."""
+        cards = tuple(sorted(cards))
+        held = self.hand.hands[seat]
+        need: dict[int, int] = {}
+        for c in cards:
+            if not 0 <= c < NCODES:
+                raise InvalidCards(f"{c} is not a card.", f"{c} 不是牌。")
+            need[c] = need.get(c, 0) + 1
+        for c, k in need.items():
+            if held[c] < k:
+                raise InvalidCards(f"{en_seat(seat)} does not hold {format_cards([c] * k)} to show.",
+                                   f"{zh_seat(seat)}手中没有 {format_cards([c] * k)} 可亮。")
+        return self.judge(seat, cards)
+
+    def verify_declare(self, seat: int, cards: Sequence[int]) -> Declaration:
+        h = self.hand
+        if not 0 <= seat < h.n:
+            raise OutOfTurn(f"There is no seat {seat}.", f"没有{seat}号座位。")
+        if not self.window_open():
+            raise WrongPhase(f"{en_seat(seat)} cannot declare now: declaring is over (phase {h.phase}).",
+                             f"{zh_seat(seat)}现在不能亮主：亮主阶段已过（{h.phase}）。")
+        if h.phase == "declare" and h.round_order[h.turn_index] != seat:
+            who = h.round_order[h.turn_index]
+            raise OutOfTurn(f"{en_seat(seat)} cannot declare now: it is seat {who}'s turn to declare or pass.",
+                            f"{zh_seat(seat)}现在不能亮主：轮到{who}号座位。")
+        if h.phase == "deal" and h.offers and h.offers[0] != seat:
+            raise OutOfTurn(f"{en_seat(seat)} must wait: seat {h.offers[0]} answers an overturn offer first.",
+                            f"{zh_seat(seat)}须等待：{h.offers[0]}号座位先决定是否反主。")
+        return self.judge_shown(seat, cards)
+
+    def legal_declarations(self, seat: int) -> list[tuple[int, ...]]:
+        """Every declaration ``seat`` could make now (empty outside the declaring window)."""
+        h = self.hand
+        if not self.window_open():
+            return []
+        if h.phase == "declare" and h.round_order[h.turn_index] != seat:
+            return []
+        if h.phase == "deal" and h.offers and h.offers[0] != seat:
+            return []
+        return self.candidates(seat)
+
     def judge(self, seat: int, cards: tuple[int, ...]) -> Declaration:
         """The declaration ``seat`` makes by showing ``cards`` (held), or raise IllegalPlay."""
         raise NotImplementedError
@@ -199,6 +248,22 @@ class DeclaringProtocol:
         self.next_in_round()
 
     # ------------------------------------------------------------ passing
+
+    def verify_pass(self, seat: int) -> None:
+        h = self.hand
+        p = h.phase
+        if p == "deal" and h.offers:
+            if h.offers[0] != seat:
+                raise OutOfTurn(f"{en_seat(seat)} has nothing to answer: seat {h.offers[0]} is asked.",
+                                f"{zh_seat(seat)}无需表态：轮到{h.offers[0]}号座位。")
+            return
+        if p in ("declare", "bid", "overturn"):
+            who = h.bid_turn if p == "bid" else h.round_order[h.turn_index]
+            if who != seat:
+                raise OutOfTurn(f"{en_seat(seat)} cannot pass now: it is seat {who}'s turn.",
+                                f"{zh_seat(seat)}现在不能表态：轮到{who}号座位。")
+            return
+        raise WrongPhase(f"{en_seat(seat)} has nothing to pass in the {p} phase.", f"{zh_seat(seat)}在 {p} 阶段无需过牌。")
 
     def passed(self, seat: int, phase: str) -> None:
         """``seat`` passed in ``phase`` (the pass is logged)."""

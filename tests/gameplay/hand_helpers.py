@@ -7,7 +7,8 @@ import random
 from typing import Any
 
 from gameplay.cards import deck_codes, parse_cards, to_counts
-from gameplay.hand import Hand, HandConfig
+from gameplay.config import HandConfig
+from gameplay.hand import Hand
 from gameplay.notation import replay
 from gameplay.referee import rule_trick
 from gameplay.rulesets import ruleset

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from gameplay.cards import format_cards, parse_cards
+from gameplay.config import HandConfig
 from gameplay.errors import IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
-from gameplay.hand import Hand, HandConfig
+from gameplay.hand import Hand
 from scoring.api import score_hand_request
 from scoring.partnership import MatchState
 

@@ -12,9 +12,10 @@ import pytest
 
 from gameplay.bots import HeuristicBot, RandomBot, make_bot
 from gameplay.cards import parse_cards
+from gameplay.config import HandConfig
 from gameplay.errors import IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
 from gameplay.events import Insure
-from gameplay.hand import Hand, HandConfig
+from gameplay.hand import Hand
 from gameplay.notation import InvalidLog, log_from_text, log_text, replay
 from gameplay.simulate import play_out, simulate_hand
 from scoring.partnership import MatchState

@@ -8,10 +8,11 @@ import itertools
 import pytest
 
 from gameplay.cards import parse_cards
-from gameplay.hand import Hand, HandConfig
+from gameplay.config import HandConfig
+from gameplay.hand import Hand
 from gameplay.notation import replay
-from rules_web.replay_views import replay_context
 from gameplay.simulate import YONGZHOU_SESSION, simulate_hand, simulate_hands
+from rules_web.replay_views import replay_context
 from scoring.api import score_hand_request
 from scoring.partnership import MatchState
 
