@@ -238,7 +238,8 @@ def cmd_hands(args: argparse.Namespace) -> int:
 
 def _play_phase(deals: list[dict[str, Any]], bot: str, seed: int) -> tuple[float, float]:
     from gameplay.bots import make_bot
-    from gameplay.hand import Hand, HandConfig
+    from gameplay.config import HandConfig
+    from gameplay.hand import Hand
     from gameplay.simulate import play_out
     from scoring.partnership import MatchState
 

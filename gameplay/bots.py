@@ -22,7 +22,8 @@ from typing import Protocol
 import variants
 from gameplay.cards import BJ, LJ, NCODES, SUITS, code_rank, code_suit, deck_codes, make_code, to_counts
 from gameplay.combos import Combo, decompose_suit, highest_tractor_top, match_score
-from gameplay.hand import LegalPlays, Observation
+from gameplay.legal_plays import LegalPlays
+from gameplay.observation import Observation
 from gameplay.order import TRUMP, Context
 from gameplay.rulesets import ruleset
 from gameplay.tricks import PlayKey, play_key

@@ -168,7 +168,8 @@ def _submultisets(items: list[tuple[int, int]], size: int, start: int = 0) -> It
             yield [code] * take + rest
 
 
-def _count_submultisets(counts: Sequence[int], size: int) -> int:
+def count_submultisets(counts: Sequence[int], size: int) -> int:
+    """How many sub-multisets of ``size`` items there are with these multiplicities."""
     ways = [1] + [0] * size
     for k in counts:
         if k <= 0:
@@ -256,7 +257,7 @@ def _describe_need(ctx: Context, lead: Combo, best: tuple[int, ...]) -> tuple[st
     return ("more of the throw's tractors and pairs", "更多甩牌中的拖拉机和对子")
 
 
-def _follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -> tuple[str, Any] | None:
+def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -> tuple[str, Any] | None:
     """Why ``play`` breaks the common following rules, or None: ("count", n), ("held", code),
     ("short", m), ("suit", m) or ("structure", best score). No exception, no message: fast."""
     n = lead.n
@@ -317,7 +318,7 @@ def _follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) 
 def check_follow_base(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int],
                       seat: int | None = None) -> None:
     """The following rules common to all variants (suit, then structure). Raises IllegalPlay."""
-    fault = _follow_fault(ctx, hand, lead, play)
+    fault = follow_fault(ctx, hand, lead, play)
     if fault is None:
         return
     kind, data = fault
@@ -530,7 +531,7 @@ def check_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int], *
 def is_legal_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int], *,
                     prior: Sequence[Sequence[int]] = ()) -> bool:
     """Whether ``play`` is a legal follow (fast path of :func:`check_follow`)."""
-    if _follow_fault(ctx, hand, lead, play) is not None:
+    if follow_fault(ctx, hand, lead, play) is not None:
         return False
     if _has_extra_rules(ctx) and prior:
         return _extra_ok(ctx, lead, play, _extra_constraints(ctx, hand, lead, prior))[0]
@@ -557,7 +558,7 @@ def count_legal_follows(ctx: Context, hand: Counts, lead: Combo, *,
         m = sum(hand[c] for c in ctx.suit_codes[s])
         if m <= lead.n:
             others = [hand[c] for c in range(54) if hand[c] and ctx.esuit[c] != s and ctx.esuit[c] >= 0]
-            return _count_submultisets(others, lead.n - m)
+            return count_submultisets(others, lead.n - m)
     return sum(1 for _ in legal_follows(ctx, hand, lead, prior=prior))
 
 

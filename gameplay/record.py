@@ -37,8 +37,11 @@ from typing import Any
 import variants
 from gameplay.cards import CODE_NAMES, NCODES, format_cards, parse_cards, to_counts
 from gameplay.combos import Combo, classify
+from gameplay.config import HandConfig, context_for
 from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, InvalidContext, InvalidOption, norm_lang
-from gameplay.hand import Event, Hand, HandConfig, context_for
+from gameplay.events import Event, Trick, event_from_json
+from gameplay.events import Play as PlayEvent
+from gameplay.hand import Hand
 from gameplay.legality import SUIT_EN, SUIT_ZH, check_follow, check_lead, throw_check
 from gameplay.order import Context
 from gameplay.rulesets import RuleSet
@@ -287,12 +290,13 @@ class Play:
         return self.forced if self.forced is not None else self.cards
 
     def to_json(self) -> dict[str, Any]:
-        """The play as a ``shengji-hand/1`` play event (:meth:`gameplay.hand.Event.to_json`)."""
-        return Event("play", self.seat, self.cards, None, self.forced).to_json()
+        """The play as a ``shengji-hand/1`` play event (:meth:`gameplay.events.Event.to_json`)."""
+        return PlayEvent(self.seat, self.cards, self.forced).to_json()
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Play:
-        ev = Event.from_json({"kind": "play", **data})
+        ev = event_from_json({**data, "kind": "play"})
+        assert isinstance(ev, PlayEvent)
         if ev.seat is None:
             raise InvalidCards("A play needs its seat.", "出牌须注明座位。")
         return cls(int(ev.seat), ev.cards, ev.forced)
@@ -787,8 +791,8 @@ def _rejudge(walk: _Walk, holdings: list[list[list[int]]], entry_flags: list[Iss
 
 
 def _score(walk: _Walk, start: list[list[int]], kitty: list[int]) -> tuple[Hand | None, Issue | None]:
-    """Score the complete hand through the engine's own bridge (``Hand._score`` — private in
-    gameplay.hand, wrapped here): a :class:`Hand` placed at the play phase by
+    """Score the complete hand through the engine's own bridge (:meth:`Hand.score`, which asks
+    :func:`gameplay.outcome.settle`): a :class:`Hand` placed at the play phase by
     :meth:`Hand.from_position` with the holdings and the kitty, its tricks set to the entered ones."""
     facts = walk.facts
     ctx = walk.ctx
@@ -807,19 +811,20 @@ def _score(walk: _Walk, start: list[list[int]], kitty: list[int]) -> tuple[Hand 
         h.hands = [[0] * NCODES for _ in range(n)]
         h.nleft = [0] * n
         for j in walk.judgements:
-            events = tuple(Event("play", p.seat, p.cards, None, p.forced,
-                                 j.penalty if p.forced is not None else 0) for p in j.plays)
+            events: tuple[Event, ...] = tuple(PlayEvent(p.seat, p.cards, p.forced,
+                                                       j.penalty if p.forced is not None else 0) for p in j.plays)
             h.log.extend(events)
             h.public_log.extend(events)
             assert j.winner is not None
             h.tricks.append((j.leader, events, j.winner, j.points))
-            h._append(Event("trick", j.winner, (), j.points))
+            h.log.append(Trick(j.winner, (), j.points))
+            h.public_log.append(h.log[-1])
             for p in j.plays:
                 for c in p.on_table:
                     h.played[c] += 1
         h.points = list(walk.points)
         h.penalties = list(walk.penalties)
-        h._score()
+        h.score()
     except ScoringInputError as e:
         return None, _error("outcome_invalid", None, (), f"The scoring core refuses the hand: {e.in_lang('en')}",
                             f"计分核心拒绝了本手牌：{e.in_lang('zh-hans')}")
@@ -874,4 +879,5 @@ def facts_from_hand(hand: Hand) -> HandFacts:
 
 def tricks_from_hand(hand: Hand) -> list[TrickEntry]:
     """The tricks of an engine :class:`Hand` as entries (failed throws with their forced part)."""
-    return [TrickEntry(tuple(Play(e.seat or 0, e.cards, e.forced) for e in plays)) for _, plays, _, _ in hand.tricks]
+    return [TrickEntry(tuple(Play(e.seat or 0, e.cards, e.forced if isinstance(e, PlayEvent) else None)
+                             for e in plays)) for _, plays, _, _ in hand.tricks]

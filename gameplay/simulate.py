@@ -30,7 +30,8 @@ from typing import Any, TextIO
 import variants
 from gameplay.bots import Bot, make_bot
 from gameplay.cards import BJ, LJ, code_rank
-from gameplay.hand import Hand, HandConfig
+from gameplay.config import HandConfig
+from gameplay.hand import Hand
 from scoring.partnership import HandResult, MatchState
 from scoring.redfive import RedFiveResult
 from scoring.yongzhou import YongzhouResult

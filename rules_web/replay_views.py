@@ -10,7 +10,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from gameplay.cards import SUITS, code_suit
-from gameplay.hand import Hand, InvalidLog, replay
+from gameplay.hand import Hand
+from gameplay.notation import InvalidLog, replay
 from gameplay.record import RECORD_FORMAT
 from variants import SUIT_SYMBOLS
 
@@ -247,6 +248,6 @@ def _recorded_hand(request: HttpRequest, match_id: str, number: str, lang: str
 
 
 def _from_text(text: str) -> Hand:
-    from gameplay.hand import log_from_text
+    from gameplay.notation import log_from_text
 
     return replay(log_from_text(text))

@@ -7,7 +7,9 @@ import random
 from typing import Any
 
 from gameplay.cards import deck_codes, parse_cards, to_counts
-from gameplay.hand import Hand, HandConfig, replay
+from gameplay.config import HandConfig
+from gameplay.hand import Hand
+from gameplay.notation import replay
 from gameplay.referee import rule_trick
 from gameplay.rulesets import ruleset
 from scoring.partnership import MatchState

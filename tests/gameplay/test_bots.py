@@ -8,7 +8,9 @@ import random
 import pytest
 
 from gameplay.bots import HeuristicBot, RandomBot, make_bot
-from gameplay.hand import Hand, HandConfig, Observation
+from gameplay.config import HandConfig
+from gameplay.hand import Hand
+from gameplay.observation import Observation
 from gameplay.order import TRUMP
 from gameplay.simulate import hand_seed, independent_config, make_hand, play_out, seat_bots, simulate_hands
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from gameplay.cards import format_cards, parse_cards
+from gameplay.config import HandConfig
 from gameplay.errors import IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
-from gameplay.hand import Hand, HandConfig
+from gameplay.hand import Hand
 from scoring.api import score_hand_request
 from scoring.partnership import MatchState
 
@@ -369,7 +370,7 @@ def test_outcome_is_the_scoring_api_outcome(variant: str, kw: dict) -> None:
 
     for i in range(3):
         rec = simulate_hand(variant, 21, i, ["heuristic", "random"], keep_log=True, **kw)
-        from gameplay.hand import replay
+        from gameplay.notation import replay
 
         h = replay(rec["log"])
         body = score_hand_request(h.score_request())

@@ -12,8 +12,11 @@ import pytest
 
 from gameplay.bots import HeuristicBot, RandomBot, make_bot
 from gameplay.cards import parse_cards
+from gameplay.config import HandConfig
 from gameplay.errors import IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
-from gameplay.hand import Event, Hand, HandConfig, InvalidLog, log_from_text, log_text, replay
+from gameplay.events import Insure
+from gameplay.hand import Hand
+from gameplay.notation import InvalidLog, log_from_text, log_text, replay
 from gameplay.simulate import play_out, simulate_hand
 from scoring.partnership import MatchState
 
@@ -57,7 +60,7 @@ def test_only_the_dealer_with_the_pair_of_the_trump_level_card_insures() -> None
         h.verify_insure(0, c("H8 BJ"))  # the pair alone, no joker
     assert "pair of the trump level card, H8 H8" in str(e2.value)
     ev = h.insure(0)
-    assert ev == Event("insure", 0, t("H8 H8"), "insured") and h.log[-1] == ev
+    assert ev == Insure(0, t("H8 H8")) and h.log[-1] == ev
     assert h.declaration.kind == "insured" and h.declaration.strength == 3 and h.trump == "H"
     assert h.to_act() == ("bury", 0) and h.phase == "kitty"  # insuring does not end the kitty phase
     with pytest.raises(IllegalPlay, match="already insured"):
@@ -188,7 +191,7 @@ def insured_hand() -> Hand:
 def test_the_insure_event_is_logged_public_and_replays() -> None:
     h = insured_hand()
     check_hand(h, referee=True)  # replays the JSON log
-    ev = Event("insure", 0, t("H8 H8"), "insured")
+    ev = Insure(0, t("H8 H8"))
     i = h.log.index(ev)
     assert [e.kind for e in h.log[i - 2:i + 2]] == ["trump", "take_kitty", "insure", "bury"]
     assert ev in h.public_events(None) and ev in h.observation(2).events

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.hand import InvalidLog, log_from_text, log_text, replay
+from gameplay.notation import InvalidLog, log_from_text, log_text, replay
 from gameplay.simulate import simulate_hand
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -100,7 +100,8 @@ def test_truncated_shuffled_and_foreign_logs_are_refused() -> None:
 
 
 def test_observation_hides_what_a_seat_may_not_know() -> None:
-    from gameplay.hand import Hand, HandConfig
+    from gameplay.config import HandConfig
+    from gameplay.hand import Hand
 
     hand = replay(logged("tractor", 7, 3))
     dealer = hand.dealer
@@ -123,7 +124,8 @@ def test_a_redealt_first_hand_replays() -> None:
     import random
 
     from gameplay.bots import make_bot
-    from gameplay.hand import Hand, HandConfig
+    from gameplay.config import HandConfig
+    from gameplay.hand import Hand
     from gameplay.simulate import play_out
 
     from .hand_helpers import check_hand, pass_all

@@ -8,7 +8,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from gameplay.hand import log_text
+from gameplay.notation import log_text
 from gameplay.simulate import simulate_hand
 
 pytestmark = pytest.mark.django_db

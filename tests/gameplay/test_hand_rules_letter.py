@@ -8,7 +8,9 @@ import itertools
 import pytest
 
 from gameplay.cards import parse_cards
-from gameplay.hand import Hand, HandConfig, replay
+from gameplay.config import HandConfig
+from gameplay.hand import Hand
+from gameplay.notation import replay
 from gameplay.simulate import YONGZHOU_SESSION, simulate_hand, simulate_hands
 from rules_web.replay_views import replay_context
 from scoring.api import score_hand_request

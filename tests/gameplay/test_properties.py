@@ -185,10 +185,10 @@ def test_trick_points_are_the_sum_of_point_cards(which: int, rng: random.Random)
 
 def _oracle_yongzhou(ctx: Context, counts: list[int], lc, prior: list[list[int]]) -> set[tuple[int, ...]]:
     """见分必打 / 不许送分 straight from RULES.md §4, by brute force over every play of the hand."""
-    from gameplay.legality import _follow_fault
+    from gameplay.legality import follow_fault
 
     items = [(c, counts[c]) for c in range(54) if counts[c]]
-    base = [tuple(sorted(p)) for p in _submultisets(items, lc.n) if _follow_fault(ctx, counts, lc, p) is None]
+    base = [tuple(sorted(p)) for p in _submultisets(items, lc.n) if follow_fault(ctx, counts, lc, p) is None]
     current = play_key(ctx, lc, prior[0])
     for p in prior[1:]:
         k = play_key(ctx, lc, p)

@@ -45,7 +45,7 @@ def test_command_prints_the_summary_in_process(tmp_path: Path, settings: Any) ->
     assert "/s)" in text and "12/12" in err.getvalue()
     lines = log.read_text("utf-8").splitlines()
     assert len(lines) == 12
-    from gameplay.hand import replay
+    from gameplay.notation import replay
 
     assert replay(json.loads(lines[0])).finished
 

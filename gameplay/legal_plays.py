@@ -1,0 +1,141 @@
+"""The legal plays of one seat at its turn (what bots and the UI get): listed, counted and sampled
+uniformly, without listing every play when there are very many."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from gameplay.cards import NCODES
+from gameplay.combos import Combo
+from gameplay.legality import (
+    can_lead,
+    count_legal_leads,
+    count_submultisets,
+    is_legal_follow,
+    legal_follows,
+    legal_leads,
+)
+from gameplay.order import TRUMP, Context
+
+
+def _sample_submultiset(rng: random.Random, items: list[tuple[int, int]], size: int) -> list[int]:
+    """A uniformly random sub-multiset of ``size`` cards of (code, count) items."""
+    if size == 1:  # distinct codes are equally likely
+        return [items[rng.randrange(len(items))][0]]
+    # ways[i][s] = number of sub-multisets of size s from items[i:]
+    n = len(items)
+    ways = [[0] * (size + 1) for _ in range(n + 1)]
+    ways[n][0] = 1
+    for i in range(n - 1, -1, -1):
+        k = items[i][1]
+        row, nxt = ways[i], ways[i + 1]
+        for s in range(size + 1):
+            row[s] = sum(nxt[s - t] for t in range(min(k, s) + 1))
+    out: list[int] = []
+    left = size
+    for i in range(n):
+        if left == 0:
+            break
+        code, k = items[i]
+        r = rng.randrange(ways[i][left])
+        for t in range(min(k, left) + 1):
+            w = ways[i + 1][left - t]
+            if r < w:
+                out.extend([code] * t)
+                left -= t
+                break
+            r -= w
+    return out
+
+
+class LegalPlays:
+    """The legal plays of one seat at its turn in the play phase (what bots and the UI get)."""
+
+    __slots__ = ("_list", "counts", "ctx", "lead", "prior")
+
+    def __init__(self, ctx: Context, counts: Sequence[int], lead: Combo | None,
+                 prior: Sequence[Sequence[int]]) -> None:
+        self.ctx = ctx
+        self.counts = counts
+        self.lead = lead
+        self.prior = prior
+        self._list: list[tuple[int, ...]] | None = None
+
+    @property
+    def is_lead(self) -> bool:
+        return self.lead is None
+
+    def leads(self, *, include_throws: bool = False) -> Iterator[tuple[int, ...]]:
+        return legal_leads(self.ctx, self.counts, include_throws=include_throws)
+
+    def follows(self) -> list[tuple[int, ...]]:
+        assert self.lead is not None
+        if self._list is None:
+            self._list = list(legal_follows(self.ctx, self.counts, self.lead, prior=self.prior))
+        return self._list
+
+    def _short(self) -> tuple[list[int], list[tuple[int, int]], int] | None:
+        """(suit cards, other items, fill size) when the follower is short of the led suit and no
+        yongzhou rule narrows the choice; None otherwise."""
+        lead = self.lead
+        assert lead is not None
+        ctx = self.ctx
+        rules = ctx.rules
+        if (rules.must_beat_on_points or rules.no_gifting_points) and self.prior:
+            return None
+        s = lead.suit
+        es = ctx.esuit
+        counts = self.counts
+        suit = [c for c in ctx.suit_codes[s] for _ in range(counts[c])]
+        if len(suit) > lead.n:
+            return None
+        others = [(c, counts[c]) for c in range(NCODES) if counts[c] and es[c] != s]
+        return suit, others, lead.n - len(suit)
+
+    def count(self) -> int:
+        if self.lead is None:
+            return count_legal_leads(self.ctx, self.counts, include_throws=self.ctx.rules.throw_allowed)
+        short = self._short()
+        if short is not None:
+            return count_submultisets([k for _, k in short[1]], short[2])
+        return len(self.follows())
+
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
+        """A uniformly random legal play (leads: throws included where allowed), without listing
+        every play when there are very many."""
+        ctx = self.ctx
+        counts = self.counts
+        if self.lead is None:
+            if not ctx.rules.throw_allowed:
+                leads = list(self.leads())
+                return leads[rng.randrange(len(leads))]
+            totals = []
+            for s in range(TRUMP + 1):
+                prod = 1
+                for c in ctx.suit_codes[s]:
+                    prod *= counts[c] + 1
+                totals.append(prod - 1)
+            r = rng.randrange(sum(totals))
+            for s in range(TRUMP + 1):
+                if r < totals[s]:
+                    x = r + 1  # mixed-radix index of a non-empty sub-multiset
+                    out: list[int] = []
+                    for c in ctx.suit_codes[s]:
+                        k = counts[c] + 1
+                        x, take = divmod(x, k)
+                        out.extend([c] * take)
+                    return tuple(out)
+                r -= totals[s]
+            raise AssertionError("no lead")
+        short = self._short()
+        if short is not None:
+            suit, others, fill = short
+            return tuple(suit + _sample_submultiset(rng, others, fill))
+        plays = self.follows()
+        return plays[rng.randrange(len(plays))]
+
+    def is_legal(self, cards: Sequence[int]) -> bool:
+        if self.lead is None:
+            return can_lead(self.ctx, self.counts, cards)
+        return is_legal_follow(self.ctx, self.counts, self.lead, cards, prior=self.prior)
