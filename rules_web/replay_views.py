@@ -142,7 +142,6 @@ def demo_hand(variant: str, seed: int) -> Hand:
 
 
 def replay_page(request: HttpRequest) -> HttpResponse:
-    from django.shortcuts import render
 
     from config.i18n import core_lang
 
@@ -169,7 +168,7 @@ def replay_page(request: HttpRequest) -> HttpResponse:
                 text = lines[0]  # JSON lines (``simulate --log``): the first hand
             try:
                 if _is_record(text):
-                    hand, error = _from_record(text, lang)
+                    hand, error = hand_from_record(text, lang)
                     record = json.loads(text) if hand is not None else None
                 else:
                     hand = replay(text) if text.startswith("{") else _from_text(text)
@@ -177,8 +176,6 @@ def replay_page(request: HttpRequest) -> HttpResponse:
                 error = exc.message(lang)
         elif not error:
             error = "Paste or upload a hand log." if lang == "en" else "请粘贴或上传牌局日志。"
-    elif request.GET.get("match") and request.GET.get("hand"):
-        hand, error, record = _recorded_hand(request, request.GET["match"], request.GET["hand"], lang)
     elif variant:
         try:
             seed = int(seed_text or "7")
@@ -189,12 +186,21 @@ def replay_page(request: HttpRequest) -> HttpResponse:
         else:
             hand = demo_hand(variant, seed)
             seed_text = str(seed)
+    status = 400 if error and request.method == "POST" else 200
+    return render_replay(request, hand=hand, record=record, error=error, lang=lang, status=status,
+                         raw=raw, variant=variant, seed=seed_text)
+
+
+def render_replay(request: HttpRequest, *, hand: Hand | None, record: dict[str, Any] | None, error: str,
+                  lang: str, status: int = 200, raw: str = "", variant: str = "", seed: str = "") -> HttpResponse:
+    """The replay page for ``hand`` (simulated, pasted, or recorded trick by trick: ``record``)."""
+    from django.shortcuts import render
+
     context: dict[str, Any] = {"error": error, "raw": raw[:20000], "demo_variants": list(DEMOS),
-                               "variant": variant, "seed": seed_text or "7"}
+                               "variant": variant, "seed": seed or "7"}
     if hand is not None:
         context["hand"] = replay_context(hand, lang)
         context["log_json"] = json.dumps(record, ensure_ascii=False) if record else hand.dumps()
-    status = 400 if error and request.method == "POST" else 200
     return render(request, "gameplay/replay.html", context, status=status)
 
 
@@ -208,7 +214,7 @@ def _is_record(text: str) -> bool:
     return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
 
 
-def _from_record(data: Any, lang: str) -> tuple[Hand | None, str]:
+def hand_from_record(data: Any, lang: str) -> tuple[Hand | None, str]:
     """A hand entered trick by trick (a ``shengji-record/1`` record), derived by the engine: the same
     tricks, points and result as a simulated hand (``replay()`` cannot re-deal a recorded hand)."""
     from gameplay.record import InvalidFacts, derive, record_from_json
@@ -222,29 +228,6 @@ def _from_record(data: Any, lang: str) -> tuple[Hand | None, str]:
         first = rec.errors[0].message(lang) if rec.errors else ""
         return None, ("The record is not a complete hand. " if lang == "en" else "记录不是完整的一局。") + first
     return rec.hand, ""
-
-
-def _recorded_hand(request: HttpRequest, match_id: str, number: str, lang: str
-                   ) -> tuple[Hand | None, str, dict[str, Any] | None]:
-    """A tournament hand recorded trick by trick (``?match=ID&hand=N``), if the visitor may see it."""
-    from django.http import Http404
-
-    from tournaments.models import HandRecord
-    from tournaments.permissions import can_view
-
-    if not match_id.isdigit() or not number.isdigit() or len(match_id) > 18 or len(number) > 9:
-        raise Http404
-    hand = (HandRecord.objects.select_related("match__stage__tournament")
-            .filter(match_id=int(match_id), number=int(number)).first())
-    if hand is None or not can_view(request.user, hand.match.stage.tournament):
-        raise Http404
-    if not hand.trick_log:
-        msg = "This hand was entered by its totals: there are no tricks to show." if lang == "en" else \
-            "此局按总分记录，没有出牌记录。"
-        return None, msg, None
-    record = {k: v for k, v in hand.trick_log.items() if k in ("format", "facts", "tricks")}
-    found, error = _from_record(record, lang)
-    return found, error, record
 
 
 def _from_text(text: str) -> Hand:

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from rules_web.referee_views import PICKER
+from rules_web.replay_views import hand_from_record, render_replay
 from tournaments.models import Match
 from tournaments.permissions import can_view, is_scorer
 from tournaments.services import trick_entry as svc
@@ -137,3 +138,22 @@ def live_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer the stream
     return response
+
+
+@require_safe
+def recorded_hand_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A hand recorded trick by trick, on the replay page: steps through its tricks like a simulated hand."""
+    from config.i18n import core_lang
+    from tournaments.models import HandRecord
+
+    lang = core_lang()
+    hand = (HandRecord.objects.select_related("match__stage__tournament")
+            .filter(match_id=pk, number=number).first())
+    if hand is None or not can_view(request.user, hand.match.stage.tournament):
+        raise Http404
+    if not hand.trick_log:
+        msg = _("This hand was entered by its totals: there are no tricks to show.")
+        return render_replay(request, hand=None, record=None, error=msg, lang=lang)
+    record = {k: v for k, v in hand.trick_log.items() if k in ("format", "facts", "tricks")}
+    found, error = hand_from_record(record, lang)
+    return render_replay(request, hand=found, record=record if found is not None else None, error=error, lang=lang)

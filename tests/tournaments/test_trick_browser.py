@@ -57,7 +57,7 @@ def test_a_scorer_enters_tricks_on_a_phone_and_records_the_hand(phone_page: Any,
     page.wait_for_selector("#recorded-result")
     hand = HandRecord.objects.get(match=match, number=1)
     assert hand.outcome == h.outcome and hand.trick_log is not None and hand.entered_via == "token"
-    page.goto(f"{base}/replay/?match={match.pk}&hand=1")
+    page.goto(f"{base}/matches/{match.pk}/hands/1/replay/")
     page.wait_for_selector("#replay-stepper:not([hidden])")
     assert page.locator(".replay-trick:not([hidden])").count() == 1
     page.keyboard.press("ArrowRight")

@@ -354,7 +354,7 @@ def test_the_replay_page_steps_through_a_recorded_hand_and_a_pasted_record(organ
     record = record_to_json(HandFacts("tractor", dealer=0, trump=h.trump, level="2"), tricks_from_hand(h))
     d = api.post(C.format(m.pk) + "record/", {"record": record}, format="json").json()
     assert api.post(C.format(m.pk) + "finish/", {"version": d["version"]}, format="json").status_code == 201
-    page = client.get(f"/replay/?match={m.pk}&hand=1")
+    page = client.get(f"/matches/{m.pk}/hands/1/replay/")
     html = page.content.decode()
     assert page.status_code == 200 and 'id="replay-stepper"' in html and "replay-steps.js" in html
     assert html.count('class="replay-trick"') == len(h.tricks)
@@ -364,4 +364,4 @@ def test_the_replay_page_steps_through_a_recorded_hand_and_a_pasted_record(organ
     incomplete = dict(record, tricks=record["tricks"][:3])
     bad = client.post("/replay/", {"log": json.dumps(incomplete)})
     assert bad.status_code == 400 and "not a complete hand" in bad.content.decode()
-    assert client.get(f"/replay/?match={m.pk}&hand=9").status_code == 404
+    assert client.get(f"/matches/{m.pk}/hands/9/replay/").status_code == 404
