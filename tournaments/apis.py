@@ -202,7 +202,7 @@ def standing_row(row: Any) -> dict[str, Any]:
 
 class StartSerializer(serializers.Serializer):
     seeding = serializers.ChoiceField(choices=Stage.Seeding.values, default="manual")
-    random_seed = serializers.IntegerField(required=False, allow_null=True)
+    random_seed = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_ID)
     third_place = serializers.BooleanField(default=False)
     format = serializers.ChoiceField(choices=["single_elimination", "double_elimination"], default="single_elimination")
     grand_final = serializers.ChoiceField(choices=["single", "reset", "none"], default="single")
@@ -498,7 +498,7 @@ class OverrideInput(serializers.Serializer):
 
 
 class StageStartInput(serializers.Serializer):
-    random_seed = serializers.IntegerField(required=False, allow_null=True)
+    random_seed = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_ID)
 
 
 class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from safety.validators import validate_display_name
 from tournaments.labels import round_label
 
 
@@ -43,7 +44,7 @@ PARTNERSHIP_VARIANTS = (Variant.TRACTOR, Variant.CHAODI)
 class Player(TimeStamped):
     """A person who plays. Names may be written in any script (王小明, Zoë, Ali)."""
 
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(_("name"), max_length=100, validators=[validate_display_name])
     club = models.CharField(_("club"), max_length=100, blank=True)
     contact = models.CharField(_("contact"), max_length=200, blank=True)
     rating = models.IntegerField(_("rating"), null=True, blank=True)
@@ -63,7 +64,7 @@ class Player(TimeStamped):
 class Team(TimeStamped):
     """Two partners for the partnership variants. They sit opposite each other (seats s and s+2)."""
 
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(_("name"), max_length=100, validators=[validate_display_name])
     player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 1"))
     player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 2"))
     club = models.CharField(_("club"), max_length=100, blank=True)
@@ -89,7 +90,7 @@ class Tournament(TimeStamped):
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
 
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(_("name"), max_length=200, validators=[validate_display_name])
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices, default=Variant.TRACTOR)
     options = models.JSONField(_("rule options"), default=dict, blank=True,
                                help_text=_("Overrides of the variant's rule options, by option name."))
