@@ -22,6 +22,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from safety.idempotency import idempotent_page
 from tournaments import documents as docs
 from tournaments import selectors
 from tournaments.models import Match, PrintJob, Round, Tournament, Variant
@@ -260,6 +261,7 @@ def print_job_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@idempotent_page
 def print_job_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Start a bulk run: ``kind`` (score-sheets, table-cards, seating, standings, bracket, blank-sheets)
     with ``round``, ``stage`` or ``count``. Answers with the job list (htmx) or back to the page."""

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from config.i18n import core_lang
+from safety.idempotency import idempotent_page
 from scoring.errors import ScoringInputError
 from scoring.rules import PartnershipRules, scoring_rules, split_options
 from tournaments import selectors, services
@@ -46,9 +47,9 @@ from tournaments.forms import (
     YongzhouHandForm,
     add_service_errors,
 )
-from tournaments.models import PARTNERSHIP_VARIANTS, Entry, Match, Player, Stage, Tournament
+from tournaments.models import PARTNERSHIP_VARIANTS, Entry, Match, Stage, Tournament
 from tournaments.permissions import can_view, is_organizer, is_scorer
-from tournaments.selectors import pages
+from tournaments.selectors import pages, people
 from tournaments.services import hands as hand_services
 from tournaments.services import results as result_services
 from tournaments.services import setup as setup_services
@@ -61,7 +62,7 @@ HTMX_STOP_POLLING = 286
 
 
 def player_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/player_list.html", {"players": Player.objects.all()})
+    return render(request, "tournaments/player_list.html", {"players": people.players_visible(request.user)})
 
 
 # --------------------------------------------------------------------------- helpers
@@ -253,6 +254,7 @@ def _match_context(match: Match) -> dict[str, Any]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@idempotent_page
 def tournament_create(request: HttpRequest) -> HttpResponse:
     """Any signed-in user may create a tournament; they become its owner (as in the API)."""
     form = TournamentForm(request.POST or None)
@@ -274,6 +276,7 @@ MANAGE_ACTIONS = ("details", "status", "team", "player", "seeds", "withdraw", "s
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@idempotent_page(read_only_actions=("csv_preview",))
 def tournament_manage(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _organizer_tournament(request, pk)
     bound: dict[str, Any] = {}
@@ -655,6 +658,7 @@ def tournament_export(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@idempotent_page
 def tournament_import(request: HttpRequest) -> HttpResponse:
     """A tournament exported here (or elsewhere) comes back as a new tournament owned by the importer."""
     form = JsonImportForm(request.POST or None, request.FILES or None)
@@ -673,6 +677,7 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@idempotent_page(read_only_actions=("preview",))
 def match_score(request: HttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_detail(pk)
     if match is None:
@@ -683,6 +688,7 @@ def match_score(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@idempotent_page(read_only_actions=("preview",))
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
     match = pages.match_for_token(token)
     if match is None:
@@ -989,6 +995,7 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
 # --------------------------------------------------------------------------- confirmation at the table
 
 @require_http_methods(["GET", "POST"])
+@idempotent_page
 def table_confirm(request: HttpRequest, token: str, side: int) -> HttpResponse:
     """The losing side confirms the result with the table's link (the service refuses the winning side)."""
     match = pages.match_for_token(token)
