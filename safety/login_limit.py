@@ -67,11 +67,14 @@ def count_failure(sender: Any, credentials: dict[str, Any], request: Any = None,
 class AddressLimitBackend:
     """First in ``AUTHENTICATION_BACKENDS``: refuses every log-in from an address over the limit."""
 
-    def authenticate(self, request: Any, username: str | None = None, **kwargs: Any) -> None:
+    def authenticate(self, request: Any, username: str | None = None, **kwargs: Any) -> Any:
         if is_locked(request):
             _mark_locked(request, {"username": username})
             raise PermissionDenied("too many failed log-ins from this address")
         return None
 
-    def get_user(self, user_id: Any) -> None:
-        return None
+    def get_user(self, user_id: Any) -> Any:
+        # Sessions name the first backend (``force_login`` too): read the user as ModelBackend does.
+        from django.contrib.auth.backends import ModelBackend
+
+        return ModelBackend().get_user(user_id)

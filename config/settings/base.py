@@ -206,6 +206,12 @@ CLEANUP_INTERVAL_MINUTES = env.int("CLEANUP_INTERVAL_MINUTES", default=60)
 CELERY_BEAT_SCHEDULE = {
     "cleanup": {"task": "safety.cleanup", "schedule": CLEANUP_INTERVAL_MINUTES * 60.0},
 }
+# On-demand PDFs: kept in the cache (per document, language and results stamp) for this many seconds;
+# anonymous visitors may fetch this many PDFs a minute per address (429 with Retry-After beyond).
+PDF_CACHE_SECONDS = env.int("PDF_CACHE_SECONDS", default=3600)
+PDF_ANON_PER_MINUTE = env.int("PDF_ANON_PER_MINUTE", default=6)
+# Finished and failed print jobs (and their PDF files) are deleted by the clean-up after this many days.
+PRINT_JOB_KEEP_DAYS = env.float("PRINT_JOB_KEEP_DAYS", default=7.0)
 # /healthz asks the workers to answer a ping for this many seconds (only with a broker).
 HEALTH_WORKER_PING_TIMEOUT = env.float("HEALTH_WORKER_PING_TIMEOUT", default=1.0)
 
