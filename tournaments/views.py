@@ -885,10 +885,8 @@ def _undo(request: HttpRequest, match: Match, actor: services.Actor, base_url: s
                 messages.error(request, message)
     except StaleVersion:
         messages.error(request, _("Someone else recorded a hand first: nothing was undone. Check the history below."))
-    except CorrectionRefused as exc:
+    except (CorrectionRefused, NotAllowed) as exc:  # NotAllowed: a final result (organizers only)
         messages.error(request, str(exc))
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
     else:
         messages.success(request, _("The last hand was undone."))
     return redirect(base_url)
@@ -951,6 +949,8 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
                         messages.error(request, message)
             except StaleVersion:
                 messages.error(request, _("Someone else recorded a hand first: nothing was undone."))
+            except NotAllowed as exc:  # a final result: organizers only
+                messages.error(request, str(exc))
             else:
                 messages.success(request, _("The last hand was undone."))
             return redirect(base_url)

@@ -167,3 +167,42 @@ def test_the_score_page_has_a_key_per_form_and_previews_are_not_refused(client: 
         assert preview.status_code == 200
     assert not HandRecord.objects.filter(match=match).exists()
     assert Tournament.objects.filter(pk=tournament.pk).exists()
+
+
+# --------------------------------------------------------------------------- results stay final
+
+def test_a_table_link_cannot_undo_or_correct_a_final_result_but_an_organizer_can(organizer: Any) -> None:
+    from tests.tournaments.factories import win_match
+
+    tournament = make_tournament(owner=organizer, teams=4)
+    match = Match.objects.filter(stage__tournament=tournament, status="ready").order_by("position").first()
+    win_match(match, 0, Actor(organizer))
+    match.refresh_from_db()
+    assert match.confirmed_at is not None  # no confirmation needed: final when finished
+    token = {"HTTP_X_TABLE_TOKEN": match.scorer_token}
+    api = api_for()
+    undo = api.post(f"/api/v1/matches/{match.pk}/hands/undo/", {"version": match.version}, format="json", **token)
+    assert undo.status_code == 403 and "organizer" in undo.json()["detail"]
+    correct = api.put(f"/api/v1/matches/{match.pk}/hands/1/", {"version": match.version, "outcome": SHUTOUT},
+                      format="json", **token)
+    assert correct.status_code == 403
+    page = Client().post(reverse("table-link", args=[match.scorer_token]),
+                         {"action": "undo", "version": match.version}, follow=True)
+    assert page.status_code == 200 and "only an organizer" in page.content.decode()
+    assert HandRecord.objects.filter(match=match).count() == 4
+    done = api_for(organizer).post(f"/api/v1/matches/{match.pk}/hands/undo/", {"version": match.version},
+                                   format="json")
+    assert done.status_code == 200 and HandRecord.objects.filter(match=match).count() == 3
+
+
+def test_a_table_link_still_corrects_an_open_match(organizer: Any) -> None:
+    tournament = make_tournament(owner=organizer, teams=4)
+    match = Match.objects.filter(stage__tournament=tournament, status="ready").order_by("position").first()
+    api = api_for()
+    token = {"HTTP_X_TABLE_TOKEN": match.scorer_token}
+    first = api.post(f"/api/v1/matches/{match.pk}/hands/", {"version": match.version, "outcome": SHUTOUT,
+                                                             "dealer": 0}, format="json", **token)
+    assert first.status_code == 201
+    version = first.json()["match"]["version"]
+    assert api.post(f"/api/v1/matches/{match.pk}/hands/undo/", {"version": version}, format="json",
+                    **token).status_code == 200
