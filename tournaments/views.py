@@ -690,9 +690,13 @@ def match_score(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @idempotent_page(read_only_actions=("preview",))
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
+    from tournaments import table_views
+
     match = pages.match_for_token(token)
     if match is None:
         raise Http404(_("No such table link."))
+    if request.method == "GET" and not request.htmx:  # the grant goes into the session; no token in later URLs
+        return table_views.grant_table(request, match)
     user = request.user if request.user.is_authenticated else None
     return _score(request, match, services.Actor(user, "token"), reverse("table-link", args=[token]))
 

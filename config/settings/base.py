@@ -210,6 +210,9 @@ CELERY_BEAT_SCHEDULE = {
 # anonymous visitors may fetch this many PDFs a minute per address (429 with Retry-After beyond).
 PDF_CACHE_SECONDS = env.int("PDF_CACHE_SECONDS", default=3600)
 PDF_ANON_PER_MINUTE = env.int("PDF_ANON_PER_MINUTE", default=6)
+# Opening a table's link /t/<token>/ grants that table to the browser's session for this many hours
+# (the page is then /table/<id>/, without the token).
+TABLE_GRANT_HOURS = env.float("TABLE_GRANT_HOURS", default=12.0)
 # Finished and failed print jobs (and their PDF files) are deleted by the clean-up after this many days.
 PRINT_JOB_KEEP_DAYS = env.float("PRINT_JOB_KEEP_DAYS", default=7.0)
 # /healthz asks the workers to answer a ping for this many seconds (only with a broker).

@@ -206,3 +206,53 @@ def test_a_table_link_still_corrects_an_open_match(organizer: Any) -> None:
     version = first.json()["match"]["version"]
     assert api.post(f"/api/v1/matches/{match.pk}/hands/undo/", {"version": version}, format="json",
                     **token).status_code == 200
+
+
+# --------------------------------------------------------------------------- table tokens out of URLs
+
+def test_the_table_link_moves_its_token_into_the_session(organizer: Any, caplog: Any, settings: Any) -> None:
+    import logging
+
+    tournament = make_tournament(owner=organizer, teams=4)
+    match = Match.objects.filter(stage__tournament=tournament, status="ready").order_by("position").first()
+    token = match.scorer_token
+    client = Client()
+    with caplog.at_level(logging.DEBUG):
+        opened = client.get(reverse("table-link", args=[token]))
+        assert opened.status_code == 302 and opened["Location"] == reverse("table-session", args=[match.pk])
+        page = client.get(opened["Location"])
+        assert page.status_code == 200 and token not in page.content.decode()
+        form = {"action": "record", "version": match.version, "dealer": 0, "trump": "H", "attackers_points": 0,
+                "kitty_points": 0, "last_trick_winner": "dealer", "last_trick_largest": 1}
+        saved = client.post(opened["Location"], form)
+        assert saved.status_code == 302 and token not in saved["Location"]
+        assert token not in client.get(saved["Location"]).content.decode()
+    assert HandRecord.objects.get(match=match).entered_via == "token"
+    assert not any(token in record.getMessage() for record in caplog.records)
+    # without the grant (another browser), the token-free page is not found
+    assert Client().get(reverse("table-session", args=[match.pk])).status_code == 404
+    # a new link token ends the grant
+    Match.objects.filter(pk=match.pk).update(scorer_token="a-new-token-for-this-table-0001")
+    assert client.get(reverse("table-session", args=[match.pk])).status_code == 404
+    # grants are short-lived
+    settings.TABLE_GRANT_HOURS = 0
+    fresh = Client()
+    fresh.get(reverse("table-link", args=["a-new-token-for-this-table-0001"]))
+    assert fresh.get(reverse("table-session", args=[match.pk])).status_code == 404
+
+
+def test_the_losing_side_confirms_through_the_session(organizer: Any) -> None:
+    from tests.tournaments.factories import win_match
+
+    tournament = make_tournament(owner=organizer, teams=4, require_confirmation=True)
+    match = Match.objects.filter(stage__tournament=tournament, status="ready").order_by("position").first()
+    win_match(match, 0, Actor(organizer))
+    client = Client()
+    page = client.get(reverse("table-link", args=[match.scorer_token]), follow=True).content.decode()
+    confirm_url = reverse("table-session-confirm", args=[match.pk, 1])
+    assert confirm_url in page and match.scorer_token not in page
+    done = client.post(confirm_url)
+    assert done.status_code == 302 and done["Location"] == reverse("table-session", args=[match.pk])
+    match.refresh_from_db()
+    assert match.confirmed_at is not None
+    assert Client().get(reverse("table-session-confirm", args=[match.pk, 1])).status_code == 404
