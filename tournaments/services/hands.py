@@ -261,9 +261,10 @@ def _descendants_played(match: Match) -> list[Match]:
 
 
 def require_open_result(match: Match, actor: Actor) -> None:
-    """Results stay final: the hands of a match whose result is confirmed, or whose winner already
-    played on, are undone or corrected by an organizer only (not by a table link or a scorer)."""
-    if is_organizer(actor.user, match.stage.tournament):
+    """Results stay final: through a table link, the hands of a match whose result is confirmed, or
+    whose winner already played on, cannot be undone or corrected — an organizer does it (signed-in
+    scorers are refused a played-on change by ``_rewrite``'s CorrectionRefused, and may not force it)."""
+    if actor.via != "token" or is_organizer(actor.user, match.stage.tournament):
         return
     if match.confirmed_at is not None:
         raise NotAllowed(_("This result is confirmed and final: only an organizer can undo or correct its hands."))
