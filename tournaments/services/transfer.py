@@ -103,7 +103,7 @@ def _check_name(value: str, col: str, row: CsvRow) -> None:
     try:
         validate_display_name(value)
     except ValidationError as exc:
-        row.errors.extend(_("%(col)s: %(error)s") % {"col": col, "error": message} for message in exc.messages)
+        row.errors.extend(f"{col}: {message}" for message in exc.messages)
 
 
 def csv_preview(*, tournament: Tournament, data: bytes | str) -> CsvPreview:
