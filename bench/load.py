@@ -60,7 +60,9 @@ def recreate_database(name: str, drop_only: bool = False) -> None:
 def environment(db: str) -> dict[str, str]:
     return {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local", "DEBUG": "false",
             "DATABASE_URL": f"{PG}/{db}", "CELERY_BROKER_URL": "", "LOG_LEVEL": "ERROR",
-            "SECRET_KEY": secrets.token_urlsafe(40), "CONN_MAX_AGE": "60", "ALLOWED_HOSTS": "127.0.0.1,localhost"}
+            "SECRET_KEY": secrets.token_urlsafe(40), "CONN_MAX_AGE": "60", "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            # each PDF visitor has an address of its own (the rate limit is per address)
+            "TRUSTED_PROXY_HEADER": "X-Forwarded-For"}
 
 
 def build(scorers: int) -> dict[str, object]:
@@ -100,6 +102,7 @@ class Stats:
         self.lock = threading.Lock()
         self.ms: list[float] = []
         self.errors: dict[str, int] = {}
+        self.limited = 0  # answers refused by a rate limit (429)
 
     def add(self, ms: float, error: str | None) -> None:
         with self.lock:
@@ -121,9 +124,11 @@ class Stats:
                 + (f" {self.errors}" if errors else ""))
 
 
-def request(port: int, method: str, path: str, body: dict | None = None, token: str | None = None
-            ) -> tuple[int, bytes, float]:
+def request(port: int, method: str, path: str, body: dict | None = None, token: str | None = None,
+            forwarded_for: str | None = None) -> tuple[int, bytes, float]:
     headers = {"Accept": "application/json"}
+    if forwarded_for:
+        headers["X-Forwarded-For"] = forwarded_for
     data = None
     if body is not None:
         data = json.dumps(body).encode()
@@ -140,6 +145,24 @@ def request(port: int, method: str, path: str, body: dict | None = None, token: 
     finally:
         conn.close()
     return status, payload, (time.perf_counter() - started) * 1000
+
+
+def pdf_visitor(port: int, tournament: int, index: int, stats: Stats, done: threading.Event,
+                stop_at: float) -> None:
+    """An anonymous visitor (its own address via the trusted header when set) reloading the standings PDF."""
+    while not done.is_set() and time.monotonic() < stop_at:
+        try:
+            status, _body, ms = request(port, "GET", f"/tournaments/{tournament}/print/standings.pdf",
+                                        forwarded_for=f"198.51.100.{index + 1}")
+        except OSError as exc:
+            stats.add(0.0, type(exc).__name__)
+            continue
+        if status == 429:
+            with stats.lock:
+                stats.limited += 1
+            time.sleep(1.0)  # a browser would show the message; the visitor reloads a second later
+        else:
+            stats.add(ms, None if status == 200 else str(status))
 
 
 def scorer(port: int, plan: dict, hands: int, think: float, barrier: threading.Barrier, stats: Stats,
@@ -202,6 +225,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--db", default="shengji_bench")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--pdf-visitors", type=int, default=0,
+                        help="anonymous visitors fetching the standings PDF in a loop while the scorers enter hands")
     args = parser.parse_args()
     assert args.db.replace("_", "").isalnum(), "a plain database name, please"
 
@@ -236,11 +261,26 @@ def main() -> int:
 
         hand_stats = Stats()
         barrier = threading.Barrier(args.scorers)
+        pdf_stats, pdf_done = Stats(), threading.Event()
+        pdf_threads = [threading.Thread(target=pdf_visitor, args=(port, world["tournament"], index, pdf_stats,
+                                                                  pdf_done, stop_at), daemon=True)
+                       for index in range(args.pdf_visitors)]
+        for thread in pdf_threads:
+            thread.start()
         seconds = run_threads([threading.Thread(target=scorer, args=(port, plan, args.hands, args.think, barrier,
                                                                      hand_stats, stop_at))
                                for plan in world["scorers"]])
+        pdf_done.set()
+        for thread in pdf_threads:
+            thread.join()
         print(f"gunicorn {args.workers} workers on 127.0.0.1:{port}; PostgreSQL; think time {args.think:g} s")
-        print(hand_stats.line(f"hand entry, {args.scorers} scorers", seconds))
+        print(hand_stats.line(f"hand entry, {args.scorers} scorers"
+                              + (f", {args.pdf_visitors} anonymous PDF visitors" if args.pdf_visitors else ""),
+                              seconds))
+        if args.pdf_visitors:
+            answered = len(pdf_stats.ms)
+            print(f"standings PDF, {args.pdf_visitors} visitors: {answered} answers "
+                  f"({pdf_stats.limited} refused with 429), errors {dict(pdf_stats.errors)}")
 
         paths = [f"/tournaments/{world['tournament']}/standings/", f"/api/v1/tournaments/{world['tournament']}/standings/"]
         read_stats = {p: Stats() for p in paths}

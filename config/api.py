@@ -54,6 +54,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
     response = drf_exception_handler(exc, context)
     if response is None:
+        from django.db import IntegrityError
+
+        if isinstance(exc, IntegrityError):
+            # A unique key taken by a request that got there first (two creates at once): retry-safe.
+            logger.warning("integrity error in the API: %s", exc)
+            return Response({"detail": _("This conflicts with data saved at the same moment by another request "
+                                         "(a name, number or seed already taken). Reload and try again."),
+                             "code": "conflict"}, status=status.HTTP_409_CONFLICT)
         if isinstance(exc, DatabaseError):
             logger.exception("database error in the API")
             return Response({"detail": _("The database is unavailable or failed; nothing was saved. Try again."),

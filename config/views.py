@@ -36,7 +36,9 @@ class ObtainTokenView(ObtainAuthToken):
         username = request.data.get("username") if hasattr(request.data, "get") else None
         locked = Response({"detail": _("Too many failed log-in attempts: try again later."), "code": "locked_out"},
                           status=429)
-        if not AxesProxyHandler.is_allowed(request._request, {"username": username}):
+        from safety.login_limit import is_locked
+
+        if is_locked(request._request) or not AxesProxyHandler.is_allowed(request._request, {"username": username}):
             return locked
         response = super().post(request, *args, **kwargs)
         if getattr(request, "axes_locked_out", False) or getattr(request._request, "axes_locked_out", False):

@@ -1,4 +1,4 @@
-"""Periodic clean-up: expired idempotency keys now; other apps add their own steps to ``STEPS``.
+"""Periodic clean-up: expired idempotency keys, stale and old print jobs (``STEPS``).
 
 Run by Celery beat (``safety.cleanup``, see ``CELERY_BEAT_SCHEDULE``) and by ``manage.py cleanup``
 for sites that use cron instead.
@@ -21,9 +21,12 @@ def delete_expired_idempotency_keys() -> int:
 
 
 def cleanup_print_jobs() -> int:
-    """Hook for the tournaments app: delete finished print jobs and their files past their age, and
-    mark jobs stuck in "running" as failed. Answers how many it changed. Not filled in yet."""
-    return 0
+    """Print jobs: those stuck in "running" longer than the task time limit are marked failed (with a
+    reason; the print page offers "Try again"), and finished or failed jobs older than
+    ``PRINT_JOB_KEEP_DAYS`` (7) are deleted with their files. Answers how many it changed."""
+    from tournaments.services.print_jobs import print_jobs_cleanup
+
+    return print_jobs_cleanup()
 
 
 # name → function answering how many rows it removed or changed

@@ -35,6 +35,17 @@ def safe_cell(value: Any) -> Any:
     return text
 
 
+def text_cell(value: Any) -> str:
+    """A cell that is text by its column (a name): neutralised even when it looks like a number, so
+    a team called ``+1`` or ``-1+2`` is shown as written, never as a number or a sum.
+
+    >>> [text_cell(v) for v in ["+1", "-5", "Alice", None]]
+    ["'+1", "'-5", 'Alice', '']
+    """
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(TRIGGERS) else text
+
+
 class _Writable(Protocol):
     def write(self, s: str, /) -> Any: ...
 

@@ -15,8 +15,9 @@ reservation left behind by a process that died counts as abandoned after
 ``IDEMPOTENCY_STALE_SECONDS``; every key expires after ``IDEMPOTENCY_KEY_TTL_HOURS`` (``manage.py
 cleanup`` deletes them).
 
-Three ways to use it: ``@idempotent`` on a Django function view, ``IdempotentAPIMixin`` on a DRF
-view (placed before the view class), and ``idempotent_form(request, handler)`` inside a form view.
+Four ways to use it: ``@idempotent`` on a Django function view, ``@idempotent_page`` on an HTML
+form view, ``IdempotentAPIMixin`` on a DRF view (placed before the view class), and
+``idempotent_form(request, handler)`` inside a form view.
 """
 
 from __future__ import annotations
@@ -223,6 +224,27 @@ def idempotent(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         return run_idempotent(request, lambda: view(request, *args, **kwargs), view_kwargs=kwargs)
 
     return wrapper
+
+
+def idempotent_page(view: Callable[..., HttpResponse] | None = None, *,
+                    read_only_actions: tuple[str, ...] = ()) -> Any:
+    """Decorator for an HTML form view (``@idempotent_page`` or ``@idempotent_page(read_only_actions=
+    ("preview",))``): a double submit of one rendered form replays the first answer; refusals are
+    short plain-text pages. Posts whose ``action`` field is one of ``read_only_actions`` write nothing
+    and skip the key (an htmx preview re-sends the form's key with new figures on every change).
+    """
+
+    def decorate(inner: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(inner)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method == "POST" and read_only_actions and request.POST.get("action") in read_only_actions:
+                return inner(request, *args, **kwargs)
+            return run_idempotent(request, lambda: inner(request, *args, **kwargs), view_kwargs=kwargs,
+                                  as_json=False)
+
+        return wrapper
+
+    return decorate(view) if view is not None else decorate
 
 
 def idempotent_form(request: HttpRequest, handler: Callable[[], HttpResponse],

@@ -108,3 +108,12 @@ def api_client() -> Any:
 
 def uses_postgres() -> bool:
     return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Each test starts with an empty cache (log-in counters, PDF cache, rate limits)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -22,10 +22,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api import invalid_input
+from safety.idempotency import IdempotentAPIMixin
 from tournaments import selectors, services
 from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
 from tournaments.models import Entry, HandRecord, Match, Player, Stage, Team, Tournament
 from tournaments.permissions import can_score_match, can_view, is_organizer
+from tournaments.selectors import people
 from tournaments.services import results as result_services
 from tournaments.services import setup as setup_services
 from tournaments.services import stages as stage_services
@@ -93,6 +95,9 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "club", "contact", "rating", "created_at", "updated_at"]
         read_only_fields = ["id", "created_at", "updated_at"]
 
+    def to_representation(self, player: Player) -> dict[str, Any]:
+        return people.player_data(super().to_representation(player), player, self.context.get("request"))
+
     def validate_name(self, value: str) -> str:
         value = " ".join(value.split())
         if not value:
@@ -100,7 +105,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         return value
 
 
-class PlayerViewSet(viewsets.ModelViewSet):
+class PlayerViewSet(IdempotentAPIMixin, viewsets.ModelViewSet):
     """Players. Anyone reads; signed-in users add; staff edit and delete."""
 
     lookup_value_regex = r"\d{1,18}"
@@ -108,6 +113,9 @@ class PlayerViewSet(viewsets.ModelViewSet):
     queryset = Player.objects.all()
     serializer_class = PlayerSerializer
     permission_classes = [ReadOrSignedIn]
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return people.players_visible(self.request.user).order_by("name", "id")
 
     def perform_create(self, serializer: serializers.BaseSerializer) -> None:
         data = serializer.validated_data
@@ -150,7 +158,7 @@ class TeamSerializer(serializers.ModelSerializer):
         return attrs
 
 
-class TeamViewSet(viewsets.ModelViewSet):
+class TeamViewSet(IdempotentAPIMixin, viewsets.ModelViewSet):
     """Teams of two. Anyone reads; signed-in users add; staff edit and delete."""
 
     lookup_value_regex = r"\d{1,18}"
@@ -158,6 +166,9 @@ class TeamViewSet(viewsets.ModelViewSet):
     queryset = Team.objects.select_related("player1", "player2")
     serializer_class = TeamSerializer
     permission_classes = [ReadOrSignedIn]
+
+    def get_queryset(self) -> QuerySet[Team]:
+        return people.teams_visible(self.request.user).order_by("name", "id")
 
     def perform_create(self, serializer: serializers.BaseSerializer) -> None:
         serializer.instance = setup_services.team_create(actor=actor_for(self.request), **serializer.validated_data)
@@ -202,7 +213,7 @@ def standing_row(row: Any) -> dict[str, Any]:
 
 class StartSerializer(serializers.Serializer):
     seeding = serializers.ChoiceField(choices=Stage.Seeding.values, default="manual")
-    random_seed = serializers.IntegerField(required=False, allow_null=True)
+    random_seed = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_ID)
     third_place = serializers.BooleanField(default=False)
     format = serializers.ChoiceField(choices=["single_elimination", "double_elimination"], default="single_elimination")
     grand_final = serializers.ChoiceField(choices=["single", "reset", "none"], default="single")
@@ -231,7 +242,7 @@ class StandingSerializer(serializers.Serializer):
     alive = serializers.BooleanField()
 
 
-class TournamentViewSet(viewsets.ModelViewSet):
+class TournamentViewSet(IdempotentAPIMixin, viewsets.ModelViewSet):
     """Tournaments: create, configure, start; read standings and the bracket."""
 
     lookup_value_regex = r"\d{1,18}"
@@ -403,7 +414,7 @@ class EntrySerializer(serializers.ModelSerializer):
         validators: list[Any] = []  # uniqueness is checked by the service, with field-named messages
 
 
-class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+class EntryViewSet(IdempotentAPIMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                    mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Entries of a tournament (``?tournament=ID``). Organizers add, seed (PATCH ``seed``) and withdraw."""
 
@@ -498,10 +509,10 @@ class OverrideInput(serializers.Serializer):
 
 
 class StageStartInput(serializers.Serializer):
-    random_seed = serializers.IntegerField(required=False, allow_null=True)
+    random_seed = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_ID)
 
 
-class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class StageViewSet(IdempotentAPIMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Stages of visible tournaments (``?tournament=ID``), with their rounds. Organizers create and
     start stages, pair Swiss rounds and draw table rounds."""
 
@@ -675,7 +686,7 @@ TOKEN_PARAM = OpenApiParameter("X-Table-Token", str, OpenApiParameter.HEADER, re
                                description="a table's secret link token, instead of signing in")
 
 
-class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+class MatchViewSet(IdempotentAPIMixin, viewsets.ReadOnlyModelViewSet):
     """Matches (``?tournament=ID``) and their hands. Recording needs a scorer or the table's token."""
 
     lookup_value_regex = r"\d{1,18}"

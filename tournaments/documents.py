@@ -1028,10 +1028,10 @@ def print_job_run(*, job_id: int) -> str:
         return "missing"
     if job.status == PrintJob.Status.DONE:
         return job.status
-    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.RUNNING, error="")
+    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.RUNNING, error="", updated_at=timezone.now())
 
     def progress(done: int, total: int) -> None:
-        PrintJob.objects.filter(pk=job.pk).update(progress=done, total=total)
+        PrintJob.objects.filter(pk=job.pk).update(progress=done, total=total, updated_at=timezone.now())
 
     try:
         with translation.override(job.params.get("lang") or settings.LANGUAGE_CODE):

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from safety.validators import validate_display_name
 from tournaments.formats import tiebreaks
 from tournaments.labels import seat_label, seat_short
 from tournaments.models import Stage, Tournament, Variant
@@ -90,7 +91,7 @@ def date_field(label: Any) -> forms.DateField:
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=200, validators=[validate_display_name])
     variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices, initial=Variant.TRACTOR)
     starts_on = date_field(_("Starts on"))
     ends_on = date_field(_("Ends on"))
@@ -114,7 +115,7 @@ class TournamentForm(forms.Form):
 
 
 class TournamentEditForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=200, validators=[validate_display_name])
     starts_on = date_field(_("Starts on"))
     ends_on = date_field(_("Ends on"))
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
@@ -148,9 +149,9 @@ class TournamentEditForm(forms.Form):
 class QuickTeamForm(forms.Form):
     """Two players, their team and the team's entry in one go."""
 
-    player1 = forms.CharField(label=_("Player 1"), max_length=100)
-    player2 = forms.CharField(label=_("Player 2"), max_length=100)
-    name = forms.CharField(label=_("Team name"), max_length=100, required=False,
+    player1 = forms.CharField(label=_("Player 1"), max_length=100, validators=[validate_display_name])
+    player2 = forms.CharField(label=_("Player 2"), max_length=100, validators=[validate_display_name])
+    name = forms.CharField(label=_("Team name"), max_length=100, required=False, validators=[validate_display_name],
                            help_text=_("Empty: the two names joined by “/”."))
     club = forms.CharField(label=_("Club"), max_length=100, required=False)
     rating = forms.IntegerField(label=_("Rating"), required=False)
@@ -161,7 +162,7 @@ class QuickTeamForm(forms.Form):
 class QuickPlayerForm(forms.Form):
     """A player and the player's entry (individual variants)."""
 
-    name = forms.CharField(label=_("Player"), max_length=100)
+    name = forms.CharField(label=_("Player"), max_length=100, validators=[validate_display_name])
     club = forms.CharField(label=_("Club"), max_length=100, required=False)
     rating = forms.IntegerField(label=_("Rating"), required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False,

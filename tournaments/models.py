@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 import variants
+from safety.validators import validate_display_name
 from tournaments.labels import round_label
 
 
@@ -44,7 +45,7 @@ PARTNERSHIP_VARIANTS = tuple(Variant(key) for key in variants.PARTNERSHIP_KEYS)
 class Player(TimeStamped):
     """A person who plays. Names may be written in any script (王小明, Zoë, Ali)."""
 
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(_("name"), max_length=100, validators=[validate_display_name])
     club = models.CharField(_("club"), max_length=100, blank=True)
     contact = models.CharField(_("contact"), max_length=200, blank=True)
     rating = models.IntegerField(_("rating"), null=True, blank=True)
@@ -64,7 +65,7 @@ class Player(TimeStamped):
 class Team(TimeStamped):
     """Two partners for the partnership variants. They sit opposite each other (seats s and s+2)."""
 
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(_("name"), max_length=100, validators=[validate_display_name])
     player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 1"))
     player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 2"))
     club = models.CharField(_("club"), max_length=100, blank=True)
@@ -94,7 +95,7 @@ class Tournament(TimeStamped):
         NUMBERS = "numbers", _("numbers (1–4)")
         COMPASS = "compass", _("winds (East, South, West, North)")
 
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(_("name"), max_length=200, validators=[validate_display_name])
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices, default=Variant.TRACTOR)
     options = models.JSONField(_("rule options"), default=dict, blank=True,
                                help_text=_("Overrides of the variant's rule options, by option name."))

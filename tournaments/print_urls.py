@@ -21,6 +21,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/print/jobs/", views.print_job_list, name="print-job-list"),
     path("tournaments/<int:pk>/print/jobs/new/", views.print_job_create, name="print-job-create"),
     path("print/jobs/<int:job_id>/download/", views.print_job_download, name="print-job-download"),
+    path("print/jobs/<int:job_id>/retry/", views.print_job_retry, name="print-job-retry"),
     *page_and_pdf("tournaments/<int:pk>/print/standings", views.print_standings, "print-standings"),
     *page_and_pdf("tournaments/<int:pk>/print/bracket", views.print_bracket, "print-bracket"),
     *page_and_pdf("tournaments/<int:pk>/print/blank-sheets", views.print_tournament_blank_sheets,

@@ -22,10 +22,14 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from safety.idempotency import idempotent_page
 from tournaments import documents as docs
 from tournaments import selectors
+from tournaments.errors import NotAllowed, ServiceError
 from tournaments.models import Match, PrintJob, Round, Tournament, Variant
 from tournaments.permissions import can_view, is_organizer
+from tournaments.services import Actor, pdf_cache
+from tournaments.services import print_jobs as print_job_services
 
 T = TypeVar("T")
 
@@ -84,7 +88,14 @@ def _respond(request: HttpRequest, document: docs.Document, fmt: str, *, page_ur
             messages.info(request, _("“%(t)s” has %(n)s parts: start it as a bulk job below; the file will be "
                                      "listed here when it is ready.") % {"t": document.title, "n": len(document.units())})
             return HttpResponseRedirect(reverse("print-jobs", args=[document.tournament.pk]))
-        pdf, _pages = docs.pdf_bytes(document)
+        wait = pdf_cache.anonymous_pdf_wait(request)
+        if wait is not None:
+            refused = HttpResponse(_("Too many PDF requests from your address: wait %(s)d seconds, or sign in.")
+                                   % {"s": wait}, status=429, content_type="text/plain; charset=utf-8")
+            refused["Retry-After"] = str(wait)
+            return refused
+        key = pdf_cache.pdf_cache_key(path=request.path, query=request.GET.urlencode(), tournament=document.tournament)
+        pdf = pdf_cache.pdf_cached(key=key, render=lambda: docs.pdf_bytes(document))
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{document.filename()}"'
     if document.organizer_only or (document.tournament is not None and not document.tournament.is_public):
@@ -227,6 +238,7 @@ def print_blank_sheets(request: HttpRequest, variant: str, fmt: str = "html") ->
 # --------------------------------------------------------------------------- bulk jobs
 
 def _jobs_context(tournament: Tournament) -> dict[str, Any]:
+    print_job_services.print_jobs_fail_stale(tournament=tournament)  # a job whose worker vanished
     jobs = docs.print_jobs_of(tournament)
     return {"tournament": tournament, "jobs": jobs,
             "polling": any(j.status in (PrintJob.Status.QUEUED, PrintJob.Status.RUNNING) for j in jobs)}
@@ -260,6 +272,7 @@ def print_job_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@idempotent_page
 def print_job_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Start a bulk run: ``kind`` (score-sheets, table-cards, seating, standings, bracket, blank-sheets)
     with ``round``, ``stage`` or ``count``. Answers with the job list (htmx) or back to the page."""
@@ -288,6 +301,25 @@ def print_job_create(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.info(request, _("“%(t)s” has been queued; this page shows its progress.") % {"t": job.title})
     return HttpResponseRedirect(reverse("print-jobs", args=[pk]))
+
+
+@require_POST
+@idempotent_page
+def print_job_retry(request: HttpRequest, job_id: int) -> HttpResponse:
+    """Queue a failed job again ("Try again" on the print page)."""
+    job = get_object_or_404(PrintJob.objects.select_related("tournament"), pk=job_id)
+    tournament = _tournament(request, job.tournament_id)
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("print-jobs", args=[tournament.pk]))
+    try:
+        print_job_services.print_job_retry(job_id=job.pk, actor=Actor(request.user))
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except ServiceError as exc:
+        messages.error(request, " ".join(m for errors in exc.field_errors.values() for m in errors))
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "tournaments/print/_jobs.html", _jobs_context(tournament))
+    return HttpResponseRedirect(reverse("print-jobs", args=[tournament.pk]))
 
 
 @_guarded

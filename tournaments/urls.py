@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import table_views, views
 from tournaments.trick_urls import urlpatterns as trick_urlpatterns
 
 urlpatterns = [
@@ -21,5 +21,7 @@ urlpatterns = [
     path("matches/<int:pk>/score/", views.match_score, name="match-score"),
     path("t/<str:token>/", views.table_link, name="table-link"),
     path("t/<str:token>/confirm/<int:side>/", views.table_confirm, name="table-confirm"),
+    path("table/<int:pk>/", table_views.table_session, name="table-session"),
+    path("table/<int:pk>/confirm/<int:side>/", table_views.table_session_confirm, name="table-session-confirm"),
 ]
 urlpatterns += trick_urlpatterns

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from config.i18n import core_lang
+from safety.idempotency import idempotent_page
 from scoring.errors import ScoringInputError
 from scoring.rules import PartnershipRules, scoring_rules, split_options
 from tournaments import selectors, services
@@ -47,9 +48,9 @@ from tournaments.forms import (
     add_service_errors,
 )
 from tournaments.labels import hand_saved_message
-from tournaments.models import PARTNERSHIP_VARIANTS, Entry, Match, Player, Stage, Tournament
+from tournaments.models import PARTNERSHIP_VARIANTS, Entry, Match, Stage, Tournament
 from tournaments.permissions import can_view, is_organizer, is_scorer
-from tournaments.selectors import pages
+from tournaments.selectors import pages, people
 from tournaments.services import hands as hand_services
 from tournaments.services import results as result_services
 from tournaments.services import setup as setup_services
@@ -63,7 +64,7 @@ HTMX_STOP_POLLING = 286
 
 
 def player_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/player_list.html", {"players": Player.objects.all()})
+    return render(request, "tournaments/player_list.html", {"players": people.players_visible(request.user)})
 
 
 # --------------------------------------------------------------------------- helpers
@@ -255,6 +256,7 @@ def _match_context(match: Match) -> dict[str, Any]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@idempotent_page
 def tournament_create(request: HttpRequest) -> HttpResponse:
     """Any signed-in user may create a tournament; they become its owner (as in the API)."""
     form = TournamentForm(request.POST or None)
@@ -276,6 +278,7 @@ MANAGE_ACTIONS = ("details", "status", "team", "player", "seeds", "withdraw", "s
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@idempotent_page(read_only_actions=("csv_preview",))
 def tournament_manage(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _organizer_tournament(request, pk)
     bound: dict[str, Any] = {}
@@ -657,6 +660,7 @@ def tournament_export(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@idempotent_page
 def tournament_import(request: HttpRequest) -> HttpResponse:
     """A tournament exported here (or elsewhere) comes back as a new tournament owned by the importer."""
     form = JsonImportForm(request.POST or None, request.FILES or None)
@@ -675,6 +679,7 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@idempotent_page(read_only_actions=("preview",))
 def match_score(request: HttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_detail(pk)
     if match is None:
@@ -685,10 +690,15 @@ def match_score(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@idempotent_page(read_only_actions=("preview",))
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
+    from tournaments import table_views
+
     match = pages.match_for_token(token)
     if match is None:
         raise Http404(_("No such table link."))
+    if request.method == "GET" and not request.htmx:  # the grant goes into the session; no token in later URLs
+        return table_views.grant_table(request, match)
     user = request.user if request.user.is_authenticated else None
     return _score(request, match, services.Actor(user, "token"), reverse("table-link", args=[token]))
 
@@ -871,10 +881,8 @@ def _undo(request: HttpRequest, match: Match, actor: services.Actor, base_url: s
                 messages.error(request, message)
     except StaleVersion:
         messages.error(request, _("Someone else recorded a hand first: nothing was undone. Check the history below."))
-    except CorrectionRefused as exc:
+    except (CorrectionRefused, NotAllowed) as exc:  # NotAllowed: a final result (organizers only)
         messages.error(request, str(exc))
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
     else:
         messages.success(request, _("The last hand was undone."))
     return redirect(base_url)
@@ -937,6 +945,8 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
                         messages.error(request, message)
             except StaleVersion:
                 messages.error(request, _("Someone else recorded a hand first: nothing was undone."))
+            except NotAllowed as exc:  # a final result: organizers only
+                messages.error(request, str(exc))
             else:
                 messages.success(request, _("The last hand was undone."))
             return redirect(base_url)
@@ -981,6 +991,7 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
 # --------------------------------------------------------------------------- confirmation at the table
 
 @require_http_methods(["GET", "POST"])
+@idempotent_page
 def table_confirm(request: HttpRequest, token: str, side: int) -> HttpResponse:
     """The losing side confirms the result with the table's link (the service refuses the winning side)."""
     match = pages.match_for_token(token)

@@ -59,15 +59,20 @@ MIDDLEWARE = [
 ]
 
 AUTHENTICATION_BACKENDS = [
+    # Refuses every log-in from an address with LOGIN_ADDRESS_FAILURE_LIMIT failures (any user names).
+    "safety.login_limit.AddressLimitBackend",
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Login rate limit: after AXES_FAILURE_LIMIT failures from one address — counted across all user
-# names, so guessing many names does not help — further attempts from that address are refused (429)
-# for AXES_COOLOFF_MINUTES, even with the right password. Another address is not affected.
+# Login rate limits, two of them, refused with 429 for AXES_COOLOFF_MINUTES even with the right password:
+# - AXES_FAILURE_LIMIT failures for one user name from one address lock that user name there (axes);
+# - LOGIN_ADDRESS_FAILURE_LIMIT failures from one address, across all user names, lock the address
+#   (safety.login_limit), so guessing many names does not help, while a venue behind one router is
+#   not locked out by a few typos. Another address is not affected by either.
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=15.0) / 60  # hours
-AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)
 # The client address: from TRUSTED_PROXY_HEADER (set by the proxy in front of the site, e.g.
 # X-Forwarded-For; the entry TRUSTED_PROXY_COUNT places from the right), else REMOTE_ADDR. Without
 # this behind a proxy, every visitor has the proxy's address and one attacker locks everyone out.
@@ -201,6 +206,15 @@ CLEANUP_INTERVAL_MINUTES = env.int("CLEANUP_INTERVAL_MINUTES", default=60)
 CELERY_BEAT_SCHEDULE = {
     "cleanup": {"task": "safety.cleanup", "schedule": CLEANUP_INTERVAL_MINUTES * 60.0},
 }
+# On-demand PDFs: kept in the cache (per document, language and results stamp) for this many seconds;
+# anonymous visitors may fetch this many PDFs a minute per address (429 with Retry-After beyond).
+PDF_CACHE_SECONDS = env.int("PDF_CACHE_SECONDS", default=3600)
+PDF_ANON_PER_MINUTE = env.int("PDF_ANON_PER_MINUTE", default=6)
+# Opening a table's link /t/<token>/ grants that table to the browser's session for this many hours
+# (the page is then /table/<id>/, without the token).
+TABLE_GRANT_HOURS = env.float("TABLE_GRANT_HOURS", default=12.0)
+# Finished and failed print jobs (and their PDF files) are deleted by the clean-up after this many days.
+PRINT_JOB_KEEP_DAYS = env.float("PRINT_JOB_KEEP_DAYS", default=7.0)
 # /healthz asks the workers to answer a ping for this many seconds (only with a broker).
 HEALTH_WORKER_PING_TIMEOUT = env.float("HEALTH_WORKER_PING_TIMEOUT", default=1.0)
 

@@ -160,33 +160,54 @@ def fail_login(client: Client, username: str, **extra: Any) -> int:
     return response.status_code
 
 
-def test_failures_across_many_user_names_lock_that_address(settings: Any) -> None:
+def login_ok(client: Client, **extra: Any) -> int:
+    response = client.post(reverse("login"), {"username": "victim", "password": "correct horse battery"}, **extra)
+    return response.status_code
+
+
+def test_five_wrong_passwords_lock_that_user_name_from_that_address(settings: Any) -> None:
     get_user_model().objects.create_user("victim", password="correct horse battery")
+    get_user_model().objects.create_user("neighbour", password="correct horse battery")
     attacker = Client(REMOTE_ADDR="203.0.113.7")
-    codes = [fail_login(attacker, f"guess{i}") for i in range(settings.AXES_FAILURE_LIMIT)]
+    codes = [fail_login(attacker, "victim") for _ in range(settings.AXES_FAILURE_LIMIT)]
     assert codes == [200] * (settings.AXES_FAILURE_LIMIT - 1) + [429]  # the failure that reaches the limit
-    locked = attacker.post(reverse("login"), {"username": "victim", "password": "correct horse battery"})
-    assert locked.status_code == 429
-    # Another address still logs in.
-    other = Client(REMOTE_ADDR="198.51.100.9")
-    assert other.post(reverse("login"), {"username": "victim", "password": "correct horse battery"}).status_code == 302
+    assert login_ok(attacker) == 429  # even with the right password
+    # Another user name from the same address (a venue behind one router) still gets in ...
+    neighbour = attacker.post(reverse("login"), {"username": "neighbour", "password": "correct horse battery"})
+    assert neighbour.status_code == 302
+    # ... and so does the same user from another address.
+    assert login_ok(Client(REMOTE_ADDR="198.51.100.9")) == 302
+
+
+def test_the_address_limit_counts_failures_across_user_names(settings: Any) -> None:
+    assert settings.LOGIN_ADDRESS_FAILURE_LIMIT == 30
+    get_user_model().objects.create_user("victim", password="correct horse battery")
+    venue = Client(REMOTE_ADDR="203.0.113.7")
+    codes = [fail_login(venue, f"typo{i}") for i in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT - 1)]
+    assert set(codes) == {200}  # 29 typos over many names: nobody is locked out
+    assert login_ok(venue) == 302
+    venue.logout()
+    assert fail_login(venue, "typo-last") == 429  # the 30th failure from the address
+    assert login_ok(venue) == 429
+    token = venue.post("/api/v1/auth/token/", {"username": "victim", "password": "correct horse battery"})
+    assert token.status_code == 429 and token.json()["code"] == "locked_out"
+    assert login_ok(Client(REMOTE_ADDR="198.51.100.9")) == 302  # another address is not affected
 
 
 def test_behind_a_proxy_the_address_comes_from_the_trusted_header(settings: Any) -> None:
     settings.TRUSTED_PROXY_HEADER = "X-Forwarded-For"
     settings.TRUSTED_PROXY_COUNT = 1
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 8
     get_user_model().objects.create_user("victim", password="correct horse battery")
     proxy = "10.0.0.1"
     attacker = Client(REMOTE_ADDR=proxy)
-    for i in range(settings.AXES_FAILURE_LIMIT):
+    for i in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT):
         # The attacker writes a fake address in front; the proxy appends the real one.
         fail_login(attacker, f"guess{i}", HTTP_X_FORWARDED_FOR=f"1.2.3.{i}, 203.0.113.7")
     assert fail_login(attacker, "victim", HTTP_X_FORWARDED_FOR="203.0.113.7") == 429
+    assert login_ok(attacker, HTTP_X_FORWARDED_FOR="203.0.113.7") == 429
     # Another visitor through the same proxy is not locked out.
-    visitor = Client(REMOTE_ADDR=proxy)
-    ok = visitor.post(reverse("login"), {"username": "victim", "password": "correct horse battery"},
-                      HTTP_X_FORWARDED_FOR="198.51.100.9")
-    assert ok.status_code == 302
+    assert login_ok(Client(REMOTE_ADDR=proxy), HTTP_X_FORWARDED_FOR="198.51.100.9") == 302
 
 
 def test_client_ip_reads_the_configured_header_and_proxy_count(settings: Any) -> None:

@@ -161,10 +161,10 @@ def test_login_is_rate_limited_even_with_the_right_password(client: Client) -> N
     blocked = client.post(reverse("login"), {"username": "target", "password": "the right password 42"})
     assert blocked.status_code == 429
     assert "Too many failed log-in attempts" in blocked.content.decode()
-    # Failures count per address across user names: another user from the same address is blocked
-    # too, and the same user from another address is not.
+    # Five failures lock this user name from this address only: another user from the same address
+    # (a venue behind one router) still gets in, and so does the same user from another address.
     get_user_model().objects.create_user("other", password="the right password 42")
-    assert client.post(reverse("login"), {"username": "other", "password": "the right password 42"}).status_code == 429
+    assert client.post(reverse("login"), {"username": "other", "password": "the right password 42"}).status_code == 302
     elsewhere = Client(REMOTE_ADDR="198.51.100.20")
     assert elsewhere.post(reverse("login"), {"username": "target", "password": "the right password 42"}).status_code == 302
 

@@ -189,3 +189,83 @@ def test_requests_the_fuzzer_found_answer_a_json_4xx(world, method, path, body):
     assert 400 <= r.status_code < 500, (r.status_code, r.content[:200])
     assert r["Content-Type"].startswith("application/json"), r.content[:200]
     assert r.json().get("detail"), r.content[:200]
+
+
+# --------------------------------------------------------------------------- hostile bodies (issue 14)
+
+HOSTILE_VALUES = ["fast", 10**30, -(10**30), "\x00", "a\x00b", [[1]], {"x": {"y": [None]}}, True, None, 1.5]
+NESTED_KEYS = ["attackers_points", "kitty_points", "last_trick", "winner", "largest", "fast"]
+
+
+def _resolve(schema: dict[str, Any], node: Any) -> dict[str, Any]:
+    while isinstance(node, dict) and "$ref" in node:
+        node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[-1]]
+    if isinstance(node, dict) and "allOf" in node:
+        merged: dict[str, Any] = {"properties": {}}
+        for part in node["allOf"]:
+            merged["properties"].update(_resolve(schema, part).get("properties", {}))
+        return merged
+    return node if isinstance(node, dict) else {}
+
+
+def hostile_bodies(schema: dict[str, Any], body_schema: Any) -> list[Any]:
+    """Every property in turn set to each hostile value, nested objects' keys too, all at once, and a
+    document nested 200 levels deep."""
+    properties = _resolve(schema, body_schema).get("properties", {})
+    bodies: list[Any] = []
+    deep: Any = 1
+    for _level in range(200):
+        deep = {"a": [deep]}
+    bodies.append(deep)
+    for name, prop in properties.items():
+        prop = _resolve(schema, prop)
+        for value in HOSTILE_VALUES:
+            bodies.append({name: value})
+        if prop.get("type") == "object" or "additionalProperties" in prop:
+            for key in NESTED_KEYS:
+                for value in HOSTILE_VALUES[:6]:
+                    bodies.append({name: {key: value, "last_trick": {"winner": value, "largest": value}}})
+    for value in HOSTILE_VALUES:
+        bodies.append({name: value for name in properties})
+    return bodies
+
+
+def test_every_write_refuses_deep_nesting_nul_huge_integers_and_wrong_types_with_a_4xx(world):
+    """Each write operation of the schema (as the organizer, on objects that exist): no 5xx, and each
+    4xx says why. Huge integers, NUL characters, wrong types in every field and in nested objects, and
+    JSON nested deeper than the parser accepts."""
+    from rest_framework.test import APIClient
+
+    client = APIClient(raise_request_exception=False)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {world['tokens']['organizer']}")
+    schema = client.get("/api/v1/schema/", {"format": "json"}).json()
+    ids = real_ids()
+    found: list[str] = []
+    requests = 0
+    for path, methods in schema["paths"].items():
+        resource = path.split("/")[3]
+        for method, operation in methods.items():
+            if method not in ("post", "put", "patch"):
+                continue
+            pk = (ids.get(resource) or [1])[0]
+            url = path.replace("{id}", str(pk)).replace("{number}", "1")
+            content = (operation.get("requestBody") or {}).get("content", {})
+            body_schema = content.get("application/json", {}).get("schema", {})
+            for body in hostile_bodies(schema, body_schema):
+                requests += 1
+                response = getattr(client, method)(url, json.dumps(body), content_type="application/json")
+                text = response.content.decode("utf-8", "replace")
+                if response.status_code >= 500:
+                    found.append(f"{response.status_code} ← {method.upper()} {url} {json.dumps(body)[:200]}: "
+                                 f"{text[:200]!r}")
+                elif response.status_code >= 400:
+                    try:
+                        detail = json.loads(text).get("detail")
+                    except (ValueError, AttributeError):
+                        detail = None
+                    if not str(detail or "").strip():
+                        found.append(f"{response.status_code} without a detail ← {method.upper()} {url}: "
+                                     f"{text[:200]!r}")
+    assert requests > 500
+    unique = sorted(set(found))
+    assert not unique, f"{len(unique)} bad answers:\n" + "\n".join(unique[:60])

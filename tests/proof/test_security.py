@@ -321,9 +321,11 @@ def test_every_write_endpoint_of_the_schema_is_in_the_matrix():
 def test_a_table_page_opens_its_own_table_only(world):
     m = Match.objects.get(pk=world["playing"].pk)
     other = Match.objects.get(pk=world["finished"].pk)
-    page = Client().get(f"/t/{m.scorer_token}/")
-    assert page.status_code == 200
+    page = Client().get(f"/t/{m.scorer_token}/", follow=True)  # on to /table/<id>/, the token in the session
+    assert page.status_code == 200 and page.redirect_chain == [(f"/table/{m.pk}/", 302)]
     html = page.content.decode()
+    assert m.scorer_token not in html
+    assert Client().get(f"/table/{other.pk}/").status_code == 404  # no grant for another table
     assert m.entry0.name in html and m.entry1.name in html
     assert other.entry0.name not in html and other.entry1.name not in html
     assert other.scorer_token not in html and world["other_match"].scorer_token not in html

@@ -121,7 +121,7 @@ def test_every_page_loads_in_both_languages(client: Client, finished: Tournament
     if name in ORGANIZER:
         login(client, owner)
     client.cookies["django_language"] = language
-    response = client.get(page_url(name, finished))
+    response = client.get(page_url(name, finished), follow=name == "table-link")  # the link → /table/<id>/
     assert response.status_code == 200, name
     html = response.content.decode()
     assert f'<html lang="{language}">' in html
@@ -340,7 +340,8 @@ def test_a_stale_version_says_someone_else_recorded_first(client: Client, runnin
 def test_the_score_page_notices_when_someone_else_changed_the_match(client: Client, running: Tournament,
                                                                     owner: Any) -> None:
     match = first_match(running)
-    url = reverse("table-link", args=[match.scorer_token])
+    client.get(reverse("table-link", args=[match.scorer_token]))  # the grant goes into the session
+    url = reverse("table-session", args=[match.pk])
     html = client.get(url).content.decode()
     assert f'hx-get="{url}?seen={match.version}"' in html
     assert client.get(f"{url}?seen={match.version}", headers={"HX-Request": "true"}).status_code == 204

@@ -91,7 +91,7 @@ def test_every_new_page_loads_in_both_languages(client: Client, owner: Any, lang
         urls += [reverse(name, args=[t.pk]) for name in ("tournament-detail", "tournament-bracket", "tournament-tables",
                                                          "tournament-standings", "tournament-manage")]
     for url in urls:
-        response = client.get(url)
+        response = client.get(url, follow=True)  # a table link goes on to /table/<id>/
         assert response.status_code == 200, url
         assert f'<html lang="{language}">' in response.content.decode(), url
     for url in (reverse("tournament-export", args=[tournament.pk]),
@@ -242,9 +242,9 @@ def test_the_losing_side_confirms_with_the_table_link_and_the_winner_is_refused(
     html = client.get(reverse("match-detail", args=[match.pk])).content.decode()
     assert 'id="awaiting"' in html and f"confirmation by the losing side, {match.entry1.name}." in html
     link = reverse("table-link", args=[match.scorer_token])
-    html = client.get(link).content.decode()
-    assert reverse("table-confirm", args=[match.scorer_token, 1]) in html
-    assert reverse("table-confirm", args=[match.scorer_token, 0]) in html
+    html = client.get(link, follow=True).content.decode()
+    assert reverse("table-session-confirm", args=[match.pk, 1]) in html and match.scorer_token not in html
+    assert reverse("table-session-confirm", args=[match.pk, 0]) in html
     refused = client.post(reverse("table-confirm", args=[match.scorer_token, 0]))
     assert refused.status_code == 403 and "confirmed by the losing side" in refused.content.decode()
     match.refresh_from_db()
@@ -305,7 +305,7 @@ def test_a_red_five_hand_is_previewed_and_recorded(client: Client, owner: Any) -
     _tournament, stage = individual(owner, "red-five")
     table = table_of(stage)
     url = reverse("table-link", args=[table.scorer_token])
-    html = client.get(url).content.decode()
+    html = client.get(url, follow=True).content.decode()
     for name in ("dealer", "bid", "trump", "dealer_points", "kitty_points", "dealer_won_last_trick",
                  "red_five_0_played_by", "red_five_1_won_by"):
         assert f'name="{name}"' in html, name
@@ -320,19 +320,19 @@ def test_a_red_five_hand_is_previewed_and_recorded(client: Client, owner: Any) -
     hand = HandRecord.objects.get(match=table)
     assert hand.entered_via == "token" and hand.outcome["red_fives"] == [{"played_by": 0, "won_by": 1}]
     assert table.state["totals"] == [-8, 4, 2, 2] and table.status == "playing"
-    html = client.get(url).content.decode()
+    html = client.get(url, follow=True).content.decode()
     assert "Hand 1 saved." in html and "Hand 2 of 2" in html and 'id="hand-1"' in html
     assert 'id="undo-table-hand"' in html
     client.post(url, {"action": "undo", "version": table.version})
     table.refresh_from_db()
     assert table.hands_played == 0 and table.state["totals"] == [0, 0, 0, 0]
-    assert "The last hand was undone." in client.get(url).content.decode()
+    assert "The last hand was undone." in client.get(url, follow=True).content.decode()
     client.post(url, {**RED_FIVE_HAND, "version": table.version})
     table.refresh_from_db()
     client.post(url, {**RED_FIVE_HAND, "version": table.version})
     table.refresh_from_db()
     assert table.status == "finished"
-    assert "This table has played all its hands." in client.get(url).content.decode()
+    assert "This table has played all its hands." in client.get(url, follow=True).content.decode()
 
 
 def test_bad_red_five_figures_are_refused_next_to_their_fields(client: Client, owner: Any) -> None:
@@ -368,7 +368,7 @@ def test_a_yongzhou_hand_needs_points_summing_to_300(client: Client, owner: Any)
     _tournament, stage = individual(owner, "yongzhou-300")
     table = table_of(stage)
     url = reverse("table-link", args=[table.scorer_token])
-    html = client.get(url).content.decode()
+    html = client.get(url, follow=True).content.decode()
     assert all(f'name="points_{seat}"' in html for seat in range(4)) and 'name="declarer"' in html
     data = {"action": "record", "version": table.version, "declarer": 1,
             "points_0": 100, "points_1": 100, "points_2": 50, "points_3": 40}

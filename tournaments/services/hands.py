@@ -262,6 +262,19 @@ def _descendants_played(match: Match) -> list[Match]:
     return [m for m in dependent_matches(match) if m.hands_played or m.status == Match.Status.FINISHED]
 
 
+def require_open_result(match: Match, actor: Actor) -> None:
+    """Results stay final: through a table link, the hands of a match whose result is confirmed, or
+    whose winner already played on, cannot be undone or corrected — an organizer does it (signed-in
+    scorers are refused a played-on change by ``_rewrite``'s CorrectionRefused, and may not force it)."""
+    if actor.via != "token" or is_organizer(actor.user, match.stage.tournament):
+        return
+    if match.confirmed_at is not None:
+        raise NotAllowed(_("This result is confirmed and final: only an organizer can undo or correct its hands."))
+    if match.status == Match.Status.FINISHED and _descendants_played(match):
+        raise NotAllowed(_("The winner of this match already played on: only an organizer can undo or correct "
+                           "its hands."))
+
+
 def _rewrite(*, match: Match, hands: list[HandRecord], outcomes: list[dict[str, Any]], first_dealer: int | None,
              actor: Actor, force: bool, action: str, audit_data: dict[str, Any]) -> tuple[Replay, tuple[str, ...]]:
     """Recompute a match after a correction or an undo; guard finished matches that fed later ones."""
@@ -310,6 +323,7 @@ def hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], vers
         match = lock_match(match_id)
         check_version(match, version)
         _check_playable(match, correcting=True)
+        require_open_result(match, actor)
         hands = list(match.hands.order_by("number"))
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
             raise ServiceError.one("number", _("There is no hand %(n)s in this match.") % {"n": number})
@@ -344,6 +358,7 @@ def hand_undo(*, match_id: int, version: Any, actor: Actor, force: bool = False)
         match = lock_match(match_id)
         check_version(match, version)
         _check_playable(match, correcting=True)
+        require_open_result(match, actor)
         hands = list(match.hands.order_by("number"))
         if not hands:
             raise ServiceError.one("match", _("There is no hand to undo."))

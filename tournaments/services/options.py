@@ -19,6 +19,9 @@ from tournaments.errors import ServiceError
 def options_validate(*, variant: str, options: Mapping[str, Any] | None, decks: int = 2,
                      players: int = 4) -> dict[str, Any]:
     """Check a combined options mapping (engine and scoring options, split by name)."""
+    if options is not None and not isinstance(options, Mapping):
+        raise ServiceError.one("options", _("Rule options must be an object of option names and values, not %(type)s.")
+                               % {"type": type(options).__name__})
     options = dict(options or {})
     errors: dict[str, list[str]] = {}
     for name in options:

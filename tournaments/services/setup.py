@@ -56,6 +56,9 @@ def team_create(*, name: Any, player1: Player, player2: Player, club: str = "", 
         return team
 
 
+MAX_SEED = 2**31 - 1  # the largest seed the database column holds
+
+
 def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", options: Mapping[str, Any] | None = None,
                       decks: int = 2, players_per_table: int = 4, starts_on: dt.date | None = None,
                       ends_on: dt.date | None = None, venue: str = "", is_public: bool = True,
@@ -229,7 +232,7 @@ def entry_add(*, tournament: Tournament, actor: Actor, team: Team | None = None,
         raise ServiceError.one("team", _("This variant is played by teams of two: enter a team."))
     if not tournament.is_partnership and (player is None or team is not None):
         raise ServiceError.one("player", _("This variant is played individually: enter a player."))
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= MAX_SEED):
         raise ServiceError.one("seed", _("A seed is a whole number from 1."))
     try:
         with transaction.atomic():
@@ -248,10 +251,10 @@ def entries_seed(*, tournament: Tournament, seeds: Mapping[int, int | None], act
     """Set the seeds of several entries at once (entry id → seed, or None to clear)."""
     require_organizer(actor, tournament)
     values = [s for s in seeds.values() if s is not None]
+    if any(isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= MAX_SEED for s in values):
+        raise ServiceError.one("seeds", _("A seed is a whole number from 1."))  # checked first: lists are unhashable
     if len(values) != len(set(values)):
         raise ServiceError.one("seeds", _("Two entries cannot share a seed."))
-    if any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in values):
-        raise ServiceError.one("seeds", _("A seed is a whole number from 1."))
     with transaction.atomic():
         entries = {e.pk: e for e in tournament.entries.select_for_update()}
         missing = [pk for pk in seeds if pk not in entries]

@@ -18,7 +18,7 @@ from tournaments.errors import ServiceError
 from tournaments.models import HandRecord, Match, Stage, Tournament
 from tournaments.services.bracket import after_result
 from tournaments.services.common import Actor, audit, check_version, lock_match
-from tournaments.services.hands import HandOutcome
+from tournaments.services.hands import HandOutcome, require_open_result
 from tournaments.services.stages import INDIVIDUAL_DEFAULT_HANDS
 from variants import Declaring
 
@@ -141,6 +141,7 @@ def table_hand_undo(*, match_id: int, version: Any, actor: Actor) -> Match:
     with transaction.atomic():
         match = lock_match(match_id)
         check_version(match, version)
+        require_open_result(match, actor)
         hands = list(match.hands.order_by("number"))
         if match.stage.format != Stage.Format.TABLE_ROUNDS or not hands:
             raise ServiceError.one("match", _("There is no hand to undo."))
@@ -157,6 +158,7 @@ def table_hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any]
     with transaction.atomic():
         match = lock_match(match_id)
         check_version(match, version)
+        require_open_result(match, actor)
         hands = list(match.hands.order_by("number"))
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
             raise ServiceError.one("number", _("There is no hand %(n)s at this table.") % {"n": number})

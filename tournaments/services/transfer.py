@@ -11,10 +11,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from safety import csv as safe_csv
+from safety.validators import validate_display_name
 from tournaments.errors import ServiceError
 from tournaments.models import (
     Adjustment,
@@ -90,6 +93,19 @@ def _rating(text: str, row: CsvRow) -> int | None:
         return None
 
 
+NAME_COLUMNS = {"teams": ("team", "player1", "player2"), "players": ("name",)}
+
+
+def _check_name(value: str, col: str, row: CsvRow) -> None:
+    """A name cell through ``validate_display_name``; its error names the column (the row knows its line)."""
+    if not value:
+        return
+    try:
+        validate_display_name(value)
+    except ValidationError as exc:
+        row.errors.extend(f"{col}: {message}" for message in exc.messages)
+
+
 def csv_preview(*, tournament: Tournament, data: bytes | str) -> CsvPreview:
     """Parse a CSV of players (individual variants: name, club, contact, rating) or teams
     (partnership variants: team, player1, player2, club, rating) and check every row. Writes nothing."""
@@ -131,6 +147,8 @@ def csv_preview(*, tournament: Tournament, data: bytes | str) -> CsvPreview:
                 row.errors.append(_("name: required."))
             if name in existing_players:
                 row.errors.append(_("name: “%(n)s” is already entered.") % {"n": name})
+        for col in NAME_COLUMNS[kind]:
+            _check_name(values.get(col, ""), col, row)
         for col in columns:
             if len(values.get(col, "")) > (200 if col == "contact" else 100):
                 row.errors.append(_("%(col)s: too long.") % {"col": col})
@@ -148,18 +166,21 @@ def csv_preview(*, tournament: Tournament, data: bytes | str) -> CsvPreview:
 def csv_import(*, tournament: Tournament, data: bytes | str, actor: Actor) -> CsvPreview:
     """Import the CSV and enter every row in the tournament — all rows or none."""
     require_organizer(actor, tournament)
-    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-        raise ServiceError.one("tournament", _("Entries can be imported only before the tournament starts."))
-    preview = csv_preview(tournament=tournament, data=data)
-    if not preview.ok:
-        errors: dict[str, list[str]] = {}
-        if preview.errors:
-            errors["file"] = preview.errors
-        for row in preview.rows:
-            if row.errors:
-                errors[f"line {row.line}"] = row.errors
-        raise ServiceError(errors or {"file": [_("Nothing to import.")]})
     with transaction.atomic():
+        # Lock the tournament row, then check its state and the rows inside the lock: of two imports
+        # sent at once, the second sees the first one's entries (and refuses the repeated names).
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            raise ServiceError.one("tournament", _("Entries can be imported only before the tournament starts."))
+        preview = csv_preview(tournament=tournament, data=data)
+        if not preview.ok:
+            errors: dict[str, list[str]] = {}
+            if preview.errors:
+                errors["file"] = preview.errors
+            for row in preview.rows:
+                if row.errors:
+                    errors[f"line {row.line}"] = row.errors
+            raise ServiceError(errors or {"file": [_("Nothing to import.")]})
         for row in preview.rows:
             v = row.values
             if preview.kind == "teams":
@@ -383,14 +404,18 @@ def tournament_import(*, data: Any, owner: Any) -> Tournament:
         raise
 
 
+TEXT_COLUMNS = frozenset({"name", "entry", "team", "player"})  # names: always text in a CSV
+
+
 def standings_csv(rows: Iterable[Any], columns: list[tuple[str, str]]) -> str:
     """Standings as CSV text (UTF-8 with a BOM so spreadsheet programs read Chinese names right)."""
     out = io.StringIO()
     out.write("\ufeff")
-    writer = csv.writer(out)
+    writer = safe_csv.writer(out)  # formula-looking cells are neutralised (CSV injection)
     writer.writerow([label for _key, label in columns])
     for row in rows:
-        writer.writerow([_cell(row, key) for key, _label in columns])
+        writer.writerow([safe_csv.text_cell(_cell(row, key)) if key in TEXT_COLUMNS else _cell(row, key)
+                         for key, _label in columns])
     return out.getvalue()
 
 
