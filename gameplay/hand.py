@@ -207,6 +207,7 @@ class Hand:
         self.tricks: list[tuple[int, tuple[Event, ...], int, int]] = []  # (leader, plays, winner, points)
         self.points = [0] * self.n
         self.penalties = [0] * self.n
+        self.tie_break: int | None = None
         self.played = [0] * NCODES
         self.voids: list[frozenset[int]] = [frozenset() for _ in range(self.n)]
         self.outcome: dict[str, Any] | None = None

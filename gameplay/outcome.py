@@ -45,6 +45,8 @@ class FinishedHand(Protocol):
     kitty: list[int]
     points: list[int]
     penalties: list[int]
+    tie_break: int | None
+    """A yongzhou tie's drawn seat when it was drawn at the table (a recorded hand); None: draw here."""
     tricks: list[tuple[int, tuple[Event, ...], int, int]]
     outcome: dict[str, Any] | None
 
@@ -138,9 +140,12 @@ def _yongzhou(hand: FinishedHand) -> Settled:
     tied = [s for s, p in enumerate(hand.points) if p == best]
     tie_break = None
     if len(tied) > 1:
-        # RULES §6.4: a tie for the next dealer is drawn at random — seeded by the deal, so that
-        # a replay of the log draws the same seat.
-        tie_break = tied[random.Random("tie-break:" + ",".join(map(str, hand.deck))).randrange(len(tied))]
+        if hand.tie_break is not None:
+            tie_break = hand.tie_break  # drawn at the table; the scoring core checks it is one of the tied
+        else:
+            # RULES §6.4: a tie for the next dealer is drawn at random — seeded by the deal, so that
+            # a replay of the log draws the same seat.
+            tie_break = tied[random.Random("tie-break:" + ",".join(map(str, hand.deck))).randrange(len(tied))]
         out["tie_break"] = tie_break
     result = settle_yongzhou(sr, YongzhouOutcome(points=tuple(hand.points), declarer=hand.dealer,
                                                  tie_break=tie_break))

@@ -51,7 +51,7 @@ from scoring.partnership import HandResult, MatchState, initial_state
 from scoring.redfive import RedFiveResult
 from scoring.rules import PartnershipRules
 from scoring.yongzhou import YongzhouResult
-from variants import Declaring
+from variants import Declaring, Settlement
 
 __all__ = ["RECORD_FORMAT", "HandFacts", "InvalidFacts", "Issue", "Play", "RecordedHand", "TrickEntry",
            "TrickJudgement", "check_trick", "derive", "facts_from_hand", "record_from_json", "record_to_json",
@@ -60,7 +60,7 @@ __all__ = ["RECORD_FORMAT", "HandFacts", "InvalidFacts", "Issue", "Play", "Recor
 RECORD_FORMAT = "shengji-record/1"
 
 ERROR_CODES = ("not_in_deck", "too_many_copies", "out_of_turn", "wrong_count", "bad_forced", "mixed_lead",
-               "hand_over", "earlier_trick_invalid", "outcome_invalid")
+               "hand_over", "earlier_trick_invalid", "outcome_invalid", "tie_break_missing")
 """Codes of blocking errors (stable identifiers for the web layer)."""
 FLAG_CODES = ("revoke", "throw_not_allowed", "illegal_lead", "illegal_follow", "throw_should_fail",
               "throw_stood", "wrong_forced", "declaration_not_held")
@@ -130,6 +130,8 @@ class HandFacts:
     contract. ``declarations``: (seat, cards) shown during the deal, if known. ``kitty``: the dealt
     kitty, if known (kept for the record). ``buried``: the buried kitty, if known (otherwise derived
     at the end: the cards nobody played); ``buried_by``: who buried it (default: the dealer).
+    ``tie_break`` (yongzhou-300): the seat that won the table's draw when several players tie for the
+    most points (RULES §6.4); a tied hand without it is refused, as in the totals entry.
     ``options`` mixes engine and scoring options like :class:`gameplay.hand.HandConfig`.
     """
 
@@ -147,6 +149,7 @@ class HandFacts:
     kitty: tuple[int, ...] | None = None
     buried: tuple[int, ...] | None = None
     buried_by: int | None = None
+    tie_break: int | None = None
 
     # ------------------------------------------------------------ derived pieces
 
@@ -193,7 +196,7 @@ class HandFacts:
         if self.dealer is None and not rules.spec.dealer_is_declarer:
             raise InvalidFacts("dealer", f"{self.variant} needs the dealer's seat (0–{n - 1}).",
                                f"{self.variant} 必须填写庄家座位（0–{n - 1}）。")
-        for name in ("dealer", "leader", "buried_by"):
+        for name in ("dealer", "leader", "buried_by", "tie_break"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n):
                 raise InvalidFacts(name, f"“{name}” must be a seat number 0–{n - 1}, not {v!r}.",
@@ -244,7 +247,8 @@ class HandFacts:
                 "bid": self.bid,
                 "declarations": [{"seat": s, "cards": format_cards(c)} for s, c in self.declarations],
                 "kitty": None if self.kitty is None else format_cards(self.kitty),
-                "buried": None if self.buried is None else format_cards(self.buried), "buried_by": self.buried_by}
+                "buried": None if self.buried is None else format_cards(self.buried), "buried_by": self.buried_by,
+                "tie_break": self.tie_break}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandFacts:
@@ -264,7 +268,7 @@ class HandFacts:
                        decks=data.get("decks"), players=data.get("players"), state=state, bid=data.get("bid"),
                        leader=data.get("leader"), declarations=decl,
                        kitty=None if kitty is None else _codes(kitty), buried=None if buried is None else _codes(buried),
-                       buried_by=data.get("buried_by"))
+                       buried_by=data.get("buried_by"), tie_break=data.get("tie_break"))
         except (KeyError, TypeError, ValueError, IndexError) as e:
             if isinstance(e, GameplayError):
                 raise InvalidFacts("facts", e.en, e.zh) from e
@@ -801,6 +805,15 @@ def _score(walk: _Walk, start: list[list[int]], kitty: list[int]) -> tuple[Hand 
     leader = facts.first_leader()
     buried_by = facts.buried_by if facts.buried_by is not None else (facts.dealer if facts.dealer is not None
                                                                     else leader)
+    if facts.tie_break is None and facts.rules().spec.settlement is Settlement.YONGZHOU:
+        best = max(walk.points)
+        tied = [s for s, p in enumerate(walk.points) if p == best]
+        if len(tied) > 1:
+            names = ", ".join(str(s) for s in tied)
+            return None, _error("tie_break_missing", None, (),
+                                f"Seats {names} tie for the most points: give the seat that won the table's draw "
+                                f"(tie_break).",
+                                f"座位 {names} 同分最高：请填写抽签胜出的座位（tie_break）。")
     try:
         h = Hand.from_position(facts.config(), holdings, kitty, trump=ctx.trump,
                                dealer=facts.dealer if facts.dealer is not None else leader)
@@ -824,6 +837,7 @@ def _score(walk: _Walk, start: list[list[int]], kitty: list[int]) -> tuple[Hand 
                     h.played[c] += 1
         h.points = list(walk.points)
         h.penalties = list(walk.penalties)
+        h.tie_break = facts.tie_break
         h.score()
     except ScoringInputError as e:
         return None, _error("outcome_invalid", None, (), f"The scoring core refuses the hand: {e.in_lang('en')}",
@@ -874,7 +888,8 @@ def facts_from_hand(hand: Hand) -> HandFacts:
                      options=dict(hand.config.options), decks=hand.config.decks, players=hand.config.players,
                      state=hand.match_state if hand.partnership else None, bid=hand.contract,
                      leader=first_leader, declarations=decl,
-                     buried=tuple(hand.kitty) if hand.rules.kitty_size else None, buried_by=hand.buried_by)
+                     buried=tuple(hand.kitty) if hand.rules.kitty_size else None, buried_by=hand.buried_by,
+                     tie_break=(hand.outcome or {}).get("tie_break"))
 
 
 def tricks_from_hand(hand: Hand) -> list[TrickEntry]:

@@ -3,6 +3,7 @@ derived totals equal to the engine's own, corrections, the JSON record."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Mapping
@@ -378,3 +379,29 @@ def test_record_imports_without_django():
     out = subprocess.run([sys.executable, "-c", code], cwd=root, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)},
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def _tied_yongzhou_hand():
+    for index in range(400):
+        h = simulated("yongzhou-300", {"players": 4}, 11, index)
+        if "tie_break" in (h.outcome or {}):
+            return h
+    raise AssertionError("no tied yongzhou hand in 400 seeded hands")
+
+
+def test_a_tied_yongzhou_hand_needs_the_tables_draw_and_scores_with_it() -> None:
+    """RULES §6.4: a tie for the most points is drawn at the table; the record takes the drawn seat
+    (``tie_break``) as a fact, refuses a tied hand without it, and scores the next dealer from it."""
+    h = _tied_yongzhou_hand()
+    facts, tricks = facts_from_hand(h), tricks_from_hand(h)
+    tied = [s for s, p in enumerate(h.points) if p == max(h.points)]
+    without = derive(dataclasses.replace(facts, tie_break=None), tricks)
+    assert without.hand is None and [e.code for e in without.errors] == ["tie_break_missing"]
+    assert "tie_break" in without.errors[0].en and "抽签" in without.errors[0].zh
+    for seat in tied:
+        rec = derive(dataclasses.replace(facts, tie_break=seat), tricks)
+        assert not rec.errors and rec.outcome["tie_break"] == seat
+    other = next(s for s in range(4) if s not in tied)
+    refused = derive(dataclasses.replace(facts, tie_break=other), tricks)
+    assert [e.code for e in refused.errors] == ["outcome_invalid"]
+    assert HandFacts.from_json(json.loads(json.dumps(facts.to_json()))).tie_break == facts.tie_break
