@@ -7,7 +7,7 @@ import pytest
 from tests.tournaments.test_api import client_for
 from tests.tournaments.test_formats import individual
 from tournaments.models import HandRecord, Match
-from tournaments.services.formats import stage_create, stage_start
+from tournaments.services.stages import stage_create, stage_start
 
 pytestmark = pytest.mark.django_db
 
