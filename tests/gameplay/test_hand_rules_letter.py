@@ -6,10 +6,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from gameplay.replay_views import replay_context
 
 from gameplay.cards import parse_cards
 from gameplay.hand import Hand, HandConfig, replay
-from gameplay.replay_views import replay_context
 from gameplay.simulate import YONGZHOU_SESSION, simulate_hand, simulate_hands
 from scoring.api import score_hand_request
 from scoring.partnership import MatchState

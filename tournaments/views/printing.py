@@ -26,6 +26,7 @@ from tournaments import documents as docs
 from tournaments import selectors
 from tournaments.models import Match, PrintJob, Round, Tournament, Variant
 from tournaments.permissions import can_view, is_organizer
+from tournaments.services import printing as printing_services
 
 T = TypeVar("T")
 
@@ -227,7 +228,7 @@ def print_blank_sheets(request: HttpRequest, variant: str, fmt: str = "html") ->
 # --------------------------------------------------------------------------- bulk jobs
 
 def _jobs_context(tournament: Tournament) -> dict[str, Any]:
-    jobs = docs.print_jobs_of(tournament)
+    jobs = printing_services.print_jobs_of(tournament)
     return {"tournament": tournament, "jobs": jobs,
             "polling": any(j.status in (PrintJob.Status.QUEUED, PrintJob.Status.RUNNING) for j in jobs)}
 
@@ -270,7 +271,7 @@ def print_job_create(request: HttpRequest, pk: int) -> HttpResponse:
     kind = request.POST.get("kind", "")
     params = {key: request.POST[key] for key in ("round", "stage", "count") if request.POST.get(key)}
     try:
-        job = docs.print_job_create(tournament=tournament, kind=kind, params=params, user=request.user,
+        job = printing_services.print_job_create(tournament=tournament, kind=kind, params=params, user=request.user,
                                     base_url=docs.site_url(request))
     except (docs.DocumentError, ValueError) as exc:
         if request.htmx:  # type: ignore[attr-defined]
