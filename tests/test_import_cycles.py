@@ -145,8 +145,8 @@ def test_the_graph_sees_function_local_and_relative_imports() -> None:
     assert "tournaments.selectors" in graph["tournaments.views.public"]  # ``from pkg import name``: pkg/__init__
     node = ast.parse("from ..x import y").body[0]
     assert isinstance(node, ast.ImportFrom)
-    assert resolve("tournaments.views.public", False, node) == "tournaments.x"
-    assert resolve("tournaments.views", True, node) == "x"
+    assert resolve("tournaments.views.public", False, node) == "tournaments.x"  # in a module
+    assert resolve("tournaments.views", True, node) == "tournaments.x"  # in a package's __init__
 
 
 def test_no_import_cycles_between_modules() -> None:
