@@ -52,7 +52,7 @@ ON_DEMAND_MAX_UNITS = 8
 GRID_WIDTH_MM = 192.0
 """The score sheet's hands table on A4 with 9 mm margins."""
 INDIVIDUAL_DEFAULT_HANDS = 8
-"""Hands at a table of an individual round when the stage does not say (as services.formats)."""
+"""Hands at a table of an individual round when the stage does not say (as services.stages)."""
 TRUMP_LABELS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
