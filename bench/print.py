@@ -32,10 +32,11 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from tournaments.documents import ScoreSheetsDocument, StandingsDocument, pdf_bytes, print_job_run  # noqa: E402
+from tournaments.documents import ScoreSheetsDocument, StandingsDocument, pdf_bytes  # noqa: E402
 from tournaments.models import Entry, Match, Player, PrintJob, Round, Team  # noqa: E402
 from tournaments.services import Actor, hand_record  # noqa: E402
 from tournaments.services.bracket import tournament_start  # noqa: E402
+from tournaments.services.printing import print_job_run  # noqa: E402
 from tournaments.services.setup import tournament_create  # noqa: E402
 
 SHUTOUT = {"attackers_points": 0, "kitty_points": 0, "last_trick": {"winner": "dealer", "largest": 1}}

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.urls import URLPattern, path
 
-from tournaments import print_views as views
+from tournaments.views import printing as views
 
 
 def page_and_pdf(route: str, view: Any, name: str) -> list[URLPattern]:

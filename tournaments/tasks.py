@@ -17,6 +17,6 @@ PRINT_TIME_LIMIT = 6 * 60
 def print_job_task(job_id: int) -> str:
     """Render the document of PrintJob ``job_id`` and store the PDF; the job row records progress,
     the file, or the reason it failed."""
-    from tournaments.documents import print_job_run
+    from tournaments.services.printing import print_job_run  # the task → its service (printing imports tasks)
 
     return print_job_run(job_id=job_id)

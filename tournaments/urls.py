@@ -2,26 +2,27 @@
 
 from django.urls import path
 
-from tournaments import table_views, views
 from tournaments.trick_urls import urlpatterns as trick_urlpatterns
+from tournaments.views import manage, public, scoring
 
 urlpatterns = [
-    path("players/", views.player_list, name="player-list"),
-    path("tournaments/", views.tournament_list, name="tournament-list"),
-    path("tournaments/new/", views.tournament_create, name="tournament-create"),
-    path("tournaments/import/", views.tournament_import, name="tournament-import"),
-    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
-    path("tournaments/<int:pk>/bracket/", views.tournament_bracket, name="tournament-bracket"),
-    path("tournaments/<int:pk>/tables/", views.tournament_tables, name="tournament-tables"),
-    path("tournaments/<int:pk>/standings/", views.tournament_standings, name="tournament-standings"),
-    path("tournaments/<int:pk>/standings/<int:stage>/csv/", views.standings_csv, name="standings-csv"),
-    path("tournaments/<int:pk>/manage/", views.tournament_manage, name="tournament-manage"),
-    path("tournaments/<int:pk>/export/", views.tournament_export, name="tournament-export"),
-    path("matches/<int:pk>/", views.match_detail, name="match-detail"),
-    path("matches/<int:pk>/score/", views.match_score, name="match-score"),
-    path("t/<str:token>/", views.table_link, name="table-link"),
-    path("t/<str:token>/confirm/<int:side>/", views.table_confirm, name="table-confirm"),
-    path("table/<int:pk>/", table_views.table_session, name="table-session"),
-    path("table/<int:pk>/confirm/<int:side>/", table_views.table_session_confirm, name="table-session-confirm"),
+    path("players/", public.player_list, name="player-list"),
+    path("tournaments/", public.tournament_list, name="tournament-list"),
+    path("tournaments/new/", manage.tournament_create, name="tournament-create"),
+    path("tournaments/import/", manage.tournament_import, name="tournament-import"),
+    path("tournaments/<int:pk>/", public.tournament_detail, name="tournament-detail"),
+    path("tournaments/<int:pk>/bracket/", public.tournament_bracket, name="tournament-bracket"),
+    path("tournaments/<int:pk>/tables/", public.tournament_tables, name="tournament-tables"),
+    path("tournaments/<int:pk>/standings/", public.tournament_standings, name="tournament-standings"),
+    path("tournaments/<int:pk>/standings/<int:stage>/csv/", public.standings_csv, name="standings-csv"),
+    path("tournaments/<int:pk>/manage/", manage.tournament_manage, name="tournament-manage"),
+    path("tournaments/<int:pk>/export/", manage.tournament_export, name="tournament-export"),
+    path("matches/<int:pk>/", public.match_detail, name="match-detail"),
+    path("matches/<int:pk>/score/", scoring.match_score, name="match-score"),
+    path("t/<str:token>/", scoring.table_link, name="table-link"),
+    path("t/<str:token>/confirm/<int:side>/", scoring.table_confirm, name="table-confirm"),
+    path("table/<int:pk>/", scoring.table_session, name="table-session"),
+    path("table/<int:pk>/confirm/<int:side>/", scoring.table_session_confirm, name="table-session-confirm"),
 ]
+urlpatterns += trick_urlpatterns
 urlpatterns += trick_urlpatterns

@@ -16,7 +16,7 @@ from gameplay.legality import (
     legal_leads,
     throw_check,
 )
-from gameplay.tricks import Trick
+from gameplay.trick_state import Trick
 
 from .helpers import cards, hand, lead, make_ctx, plays_text
 

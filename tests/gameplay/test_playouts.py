@@ -14,7 +14,7 @@ from gameplay.errors import OutOfTurn, WrongPhase
 from gameplay.legality import check_follow, legal_follows, legal_leads
 from gameplay.order import Context
 from gameplay.rulesets import ruleset
-from gameplay.tricks import Trick
+from gameplay.trick_state import Trick
 
 from .helpers import cards, hand, make_ctx
 

@@ -195,7 +195,7 @@ def broker_down(settings, monkeypatch):
 
 def test_bulk_print_with_the_broker_down_fails_at_once_with_a_message(scene, broker_down,
                                                                       django_capture_on_commit_callbacks):
-    from tournaments.documents import print_job_create
+    from tournaments.services.printing import print_job_create
 
     started = time.monotonic()
     with django_capture_on_commit_callbacks(execute=True):

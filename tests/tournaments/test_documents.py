@@ -28,7 +28,7 @@ from tournaments.models import (
     Team,
     Tournament,
 )
-from tournaments.services import Actor
+from tournaments.services import Actor, printing
 from tournaments.services.results import match_award
 from tournaments.services.setup import entry_add, staff_add, tournament_create
 from tournaments.services.stages import tournament_start
@@ -482,7 +482,7 @@ def test_job_list_polls_while_a_job_is_open_and_shows_failures(client: Any, cup:
 
 def test_a_job_that_cannot_be_made_is_marked_failed_with_the_reason(cup: Fixture) -> None:
     job = PrintJob.objects.create(tournament=cup.tournament, kind="score-sheets", params={"round": 999999})
-    assert docs.print_job_run(job_id=job.pk) == "failed"
+    assert printing.print_job_run(job_id=job.pk) == "failed"
     job.refresh_from_db()
     assert job.status == "failed" and "No such round" in job.error and job.finished_at
 
@@ -520,7 +520,7 @@ def test_bulk_job_runs_through_a_real_worker(celery_worker: Any) -> None:
 
     assert app.conf.task_always_eager is False
     fx = Fixture()
-    job = docs.print_job_create(tournament=fx.tournament, kind="table-cards", params={"round": fx.round.pk},
+    job = printing.print_job_create(tournament=fx.tournament, kind="table-cards", params={"round": fx.round.pk},
                                 user=fx.owner)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

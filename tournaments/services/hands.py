@@ -130,7 +130,7 @@ def final_winner(match: Match) -> int | None:
     return match.winner_side if match.confirmed_at else None
 
 
-def _check_playable(match: Match, *, correcting: bool = False) -> None:
+def check_playable(match: Match, *, correcting: bool = False) -> None:
     """A match takes hands while its tournament runs; corrections are also allowed once it finished
     (the tournament runs again if a result changes)."""
     if match.status in (Match.Status.PENDING, Match.Status.BYE) or match.entry0_id is None or match.entry1_id is None:
@@ -217,7 +217,7 @@ def hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, acto
     with transaction.atomic():
         match = lock_match(match_id)
         check_version(match, version)
-        _check_playable(match)
+        check_playable(match)
         tournament = match.stage.tournament
         if tournament.variant not in PARTNERSHIP_VARIANTS:
             raise ServiceError.one("match", _("Hands of this variant are recorded per table round."))
@@ -322,7 +322,7 @@ def hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], vers
     with transaction.atomic():
         match = lock_match(match_id)
         check_version(match, version)
-        _check_playable(match, correcting=True)
+        check_playable(match, correcting=True)
         require_open_result(match, actor)
         hands = list(match.hands.order_by("number"))
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
@@ -357,7 +357,7 @@ def hand_undo(*, match_id: int, version: Any, actor: Actor, force: bool = False)
     with transaction.atomic():
         match = lock_match(match_id)
         check_version(match, version)
-        _check_playable(match, correcting=True)
+        check_playable(match, correcting=True)
         require_open_result(match, actor)
         hands = list(match.hands.order_by("number"))
         if not hands:
@@ -407,7 +407,7 @@ def match_call_time(*, match_id: int, version: Any, actor: Actor) -> Match:
     with transaction.atomic():
         match = lock_match(match_id)
         check_version(match, version)
-        _check_playable(match)
+        check_playable(match)
         if not is_organizer(actor.user, match.stage.tournament):
             raise NotAllowed(_("Only an organizer can call time."))
         if match.status == Match.Status.FINISHED:

@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 from tournaments.errors import ServiceError
 from tournaments.models import PrintJob, Tournament
 from tournaments.services.common import Actor, require_organizer
+from tournaments.services.printing import print_job_enqueue
+from tournaments.tasks import PRINT_TIME_LIMIT
 
 
 def stale_after() -> timedelta:
     """A running job with no progress for longer than the task's hard time limit has lost its worker."""
-    from tournaments.tasks import PRINT_TIME_LIMIT
-
     return timedelta(seconds=PRINT_TIME_LIMIT)
 
 
@@ -42,8 +42,6 @@ def print_jobs_fail_stale(*, tournament: Tournament | None = None, now: datetime
 
 def print_job_retry(*, job_id: int, actor: Actor) -> PrintJob:
     """Queue a failed job again (the same document and parameters), once the transaction commits."""
-    from tournaments.documents import print_job_enqueue
-
     with transaction.atomic():
         job = PrintJob.objects.select_for_update().select_related("tournament").filter(pk=job_id).first()
         if job is None:

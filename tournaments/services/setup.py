@@ -16,6 +16,7 @@ from tournaments.errors import ServiceError
 from tournaments.models import Entry, Match, Player, Team, Tournament, Variant
 from tournaments.services.common import Actor, audit, require_organizer
 from tournaments.services.options import options_validate
+from tournaments.services.transfer import entry_check_in
 
 STATUS_FLOW: dict[str, set[str]] = {
     Tournament.Status.DRAFT: {Tournament.Status.REGISTRATION},
@@ -277,4 +278,20 @@ def entry_withdraw(*, entry: Entry, actor: Actor) -> Entry:
         entry.seed = None
         entry.save(update_fields=["status", "seed", "updated_at"])
         audit(actor=actor, action="entry.withdraw", tournament=entry.tournament, target=f"entry:{entry.pk}")
+    return entry
+
+
+def entry_update(*, entry: Entry, actor: Actor, changes: Mapping[str, Any]) -> Entry:
+    """The API's PATCH of an entry, in order: check-in (``checked_in``), ``seed``, then ``status``
+    (only withdrawing); each change is its own write, as when made one by one."""
+    if "checked_in" in changes:
+        if not isinstance(changes["checked_in"], bool):
+            raise ServiceError.one("checked_in", _("Must be true or false."))
+        entry_check_in(entry=entry, present=changes["checked_in"], actor=actor)
+    if "seed" in changes:
+        entries_seed(tournament=entry.tournament, actor=actor, seeds={entry.pk: changes["seed"]})
+    if changes.get("status") == Entry.Status.WITHDRAWN:
+        entry_withdraw(entry=entry, actor=actor)
+    elif "status" in changes and changes["status"] != entry.status:
+        raise ServiceError.one("status", _("An entry can only be withdrawn."))
     return entry

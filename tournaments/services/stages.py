@@ -327,3 +327,10 @@ def table_round_draw(*, stage: Stage, actor: Actor, override: bool = False) -> R
         return rnd
 
 
+
+
+def stage_next_round(*, stage: Stage, actor: Actor, override: bool = False) -> Round:
+    """The next round of a running stage: a table draw for individual table rounds, else the next
+    Swiss pairing."""
+    service = table_round_draw if stage.format == Stage.Format.TABLE_ROUNDS else swiss_next_round
+    return service(stage=stage, actor=actor, override=override)

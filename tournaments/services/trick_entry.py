@@ -39,7 +39,7 @@ from gameplay.record import (
 from tournaments.errors import ServiceError
 from tournaments.models import PARTNERSHIP_VARIANTS, HandRecord, Match, Stage, Tournament, TrickDraft
 from tournaments.services.common import Actor, audit, lock_match
-from tournaments.services.hands import HandOutcome, _check_playable, hand_record, initial_state
+from tournaments.services.hands import HandOutcome, check_playable, hand_record, initial_state
 from tournaments.services.table_hands import table_hand_record
 
 ENTERED_FACTS = ("dealer", "leader", "trump", "level", "bid", "declarations", "kitty", "buried", "buried_by")
@@ -193,7 +193,7 @@ def _check_open(match: Match) -> None:
         if match.stage.tournament.status != Tournament.Status.RUNNING:
             raise ServiceError.one("match", _("The tournament is not running."))
         return
-    _check_playable(match)
+    check_playable(match)
     if match.stage.tournament.variant not in PARTNERSHIP_VARIANTS:
         raise ServiceError.one("match", _("Hands of this variant are recorded per table round."))
     if match.status == Match.Status.FINISHED:

@@ -12,15 +12,12 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
 
-from safety.idempotency import idempotent_page
-from tournaments import services, views
 from tournaments.models import Match
-from tournaments.permissions import can_score_match, token_matches
+from tournaments.permissions import token_matches
 from tournaments.selectors import pages
 
 SESSION_KEY = "table_grants"
@@ -49,27 +46,3 @@ def granted_match(request: HttpRequest, pk: int) -> tuple[Match, str]:
     if match is None or match.pk != pk or not token_matches(match, token):
         raise Http404(_("This table's page has expired or was not opened here: open the table's link again."))
     return match, token
-
-
-@require_http_methods(["GET", "POST"])
-@idempotent_page(read_only_actions=("preview",))
-def table_session(request: HttpRequest, pk: int) -> HttpResponse:
-    """The table's scoring page, reached through the session's grant."""
-    match, _token = granted_match(request, pk)
-    user = request.user if request.user.is_authenticated else None
-    return views._score(request, match, services.Actor(user, "token"), reverse("table-session", args=[pk]))
-
-
-@require_http_methods(["GET", "POST"])
-@idempotent_page
-def table_session_confirm(request: HttpRequest, pk: int, side: int) -> HttpResponse:
-    """The losing side confirms the result (a table grant in the session, or a signed-in scorer)."""
-    match = pages.match_for_token(Match.objects.filter(pk=pk).values_list("scorer_token", flat=True).first() or "")
-    if match is None:
-        raise Http404(_("No such table link."))
-    if not can_score_match(request.user, match):
-        match, _token = granted_match(request, pk)
-    response = views.table_confirm(request, match.scorer_token, side)
-    if response.status_code == 302:  # back to the table page, without the token
-        response["Location"] = reverse("table-session", args=[pk])
-    return response

@@ -30,6 +30,7 @@ from tournaments.models import Match, PrintJob, Round, Tournament, Variant
 from tournaments.permissions import can_view, is_organizer
 from tournaments.services import Actor, pdf_cache
 from tournaments.services import print_jobs as print_job_services
+from tournaments.services import printing as printing_services
 
 T = TypeVar("T")
 
@@ -239,7 +240,7 @@ def print_blank_sheets(request: HttpRequest, variant: str, fmt: str = "html") ->
 
 def _jobs_context(tournament: Tournament) -> dict[str, Any]:
     print_job_services.print_jobs_fail_stale(tournament=tournament)  # a job whose worker vanished
-    jobs = docs.print_jobs_of(tournament)
+    jobs = printing_services.print_jobs_of(tournament)
     return {"tournament": tournament, "jobs": jobs,
             "polling": any(j.status in (PrintJob.Status.QUEUED, PrintJob.Status.RUNNING) for j in jobs)}
 
@@ -283,7 +284,7 @@ def print_job_create(request: HttpRequest, pk: int) -> HttpResponse:
     kind = request.POST.get("kind", "")
     params = {key: request.POST[key] for key in ("round", "stage", "count") if request.POST.get(key)}
     try:
-        job = docs.print_job_create(tournament=tournament, kind=kind, params=params, user=request.user,
+        job = printing_services.print_job_create(tournament=tournament, kind=kind, params=params, user=request.user,
                                     base_url=docs.site_url(request))
     except (docs.DocumentError, ValueError) as exc:
         if request.htmx:  # type: ignore[attr-defined]

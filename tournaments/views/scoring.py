@@ -1,0 +1,404 @@
+"""Scoring at the table: reached by a signed-in scorer (``/matches/<id>/score/``) or by a table's
+secret link (``/t/<token>/``); the hand form with its preview, corrections, undo, individual tables,
+confirmation. Every form works without JavaScript; htmx adds the live parts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from config.i18n import core_lang
+from safety.idempotency import idempotent_page
+from scoring.errors import ScoringInputError
+from scoring.rules import PartnershipRules
+from tournaments import selectors, services
+from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
+from tournaments.forms import (
+    CorrectionForm,
+    HandForm,
+    RedFiveHandForm,
+    TableHandForm,
+    YongzhouHandForm,
+    add_service_errors,
+)
+from tournaments.labels import hand_saved_message
+from tournaments.models import PARTNERSHIP_VARIANTS, Match, Tournament
+from tournaments.permissions import can_score_match, is_organizer, is_scorer
+from tournaments.selectors import pages
+from tournaments.services import hands as hand_services
+from tournaments.services import table_hands as table_services
+from tournaments.services.hands import initial_state, score_hand
+from tournaments.views.common import (
+    is_individual,
+    match_context,
+    partnership_rules,
+)
+from tournaments.views.table_grants import grant_table, granted_match
+from variants import Settlement
+
+# --------------------------------------------------------------------------- scoring at the table
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@idempotent_page(read_only_actions=("preview",))
+def match_score(request: HttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_detail(pk)
+    if match is None:
+        raise Http404(_("No such match."))
+    if not is_scorer(request.user, match.stage.tournament):
+        raise PermissionDenied(_("You are not a scorer of this tournament."))
+    return _score(request, match, services.Actor(request.user, "login"), reverse("match-score", args=[pk]))
+
+
+@require_http_methods(["GET", "POST"])
+@idempotent_page(read_only_actions=("preview",))
+def table_link(request: HttpRequest, token: str) -> HttpResponse:
+    match = pages.match_for_token(token)
+    if match is None:
+        raise Http404(_("No such table link."))
+    if request.method == "GET" and not request.htmx:  # the grant goes into the session; no token in later URLs
+        return grant_table(request, match)
+    user = request.user if request.user.is_authenticated else None
+    return _score(request, match, services.Actor(user, "token"), reverse("table-link", args=[token]))
+
+
+def _ask_a_tricks(rules: PartnershipRules | None, state: dict[str, Any] | None, dealer: int | None) -> bool:
+    if rules is None or not rules.a_pass_conditions or not state or dealer is None:
+        return False
+    return state["levels"][dealer % 2] == rules.top_level
+
+
+def _hand_form(match: Match, rules: PartnershipRules | None, data: QueryDict | None = None) -> HandForm:
+    state = match.state or None
+    form = HandForm(data, first_hand=not match.hands_played, tournament=match.stage.tournament,
+                    ask_a_tricks=_ask_a_tricks(rules, state, state and state.get("dealer")),
+                    throw_penalties=bool(rules and rules.throw_penalties),
+                    initial={"version": match.version, "attackers_points": 0, "kitty_points": 0,
+                             "last_trick_winner": "dealer", "last_trick_largest": 1, "trump": ""})
+    if "dealer" in form.fields:
+        seats = selectors.seat_names(match)
+        form.fields["dealer"].choices = [(seat, f"{seat} · {seats[seat]}") for seat in range(4)]
+    return form
+
+
+def _correction_form(request: HttpRequest, match: Match, rules: PartnershipRules | None, number: int,
+                     data: QueryDict | None = None) -> CorrectionForm | None:
+    hands = list(match.hands.all())
+    if not 1 <= number <= len(hands):
+        return None
+    hand = hands[number - 1]
+    before = (hands[number - 2].result or {}).get("state") if number > 1 else None
+    if before is None:
+        before = initial_state(match.stage.tournament, hand.dealer)
+    initial = {**CorrectionForm.initial_from(hand.outcome, hand.trump), "version": match.version, "number": number}
+    return CorrectionForm(data, prefix="c", initial=initial, allow_force=is_organizer(request.user, match.stage.tournament),
+                          ask_a_tricks=_ask_a_tricks(rules, before, hand.dealer) or "a_first_trick" in hand.outcome,
+                          throw_penalties=bool(rules and rules.throw_penalties))
+
+
+def _preview(match: Match, form: HandForm) -> dict[str, Any] | None:
+    """The result the hand would have, computed on the current state without writing."""
+    tournament = match.stage.tournament
+    if match.hands_played:
+        state = dict(match.state)
+    else:
+        state = initial_state(tournament, form.cleaned_data["dealer"])
+    try:
+        result = score_hand(tournament, state, form.outcome())
+    except ScoringInputError as exc:
+        add_service_errors(form, exc.field_errors, HandForm.ALIASES)
+        return None
+    return _describe(match, result, int(state["dealer"]))
+
+
+def _describe(match: Match, result: dict[str, Any], dealer: int) -> dict[str, Any]:
+    seats = selectors.seat_names(match)
+    new_state = result.get("state") or {}
+    next_dealer = new_state.get("dealer")
+    gaining = result.get("gaining_side")
+    winner = result.get("match_winner")
+    return {
+        "result": result, "dealer": dealer, "dealer_side": dealer % 2,
+        "gaining_entry": match.entry(gaining) if gaining is not None else None, "gaining_side": gaining,
+        "level_gain": result.get("level_gain"), "attackers_total": result.get("attackers_total"),
+        "deal_changes": result.get("deal_changes"), "levels": new_state.get("levels") or ["", ""],
+        "next_dealer": next_dealer, "next_dealer_name": seats[next_dealer] if next_dealer is not None else "",
+        "winner_side": winner, "winner_entry": match.entry(winner) if winner is not None else None,
+    }
+
+
+def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
+    tournament = match.stage.tournament
+    seen = request.GET.get("seen", "")
+    if request.method == "GET" and request.htmx and seen.isdigit():
+        # The page asks every few seconds whether someone else changed the match meanwhile.
+        if int(seen) == match.version:
+            return HttpResponse(status=204)
+        return render(request, "tournaments/_score_changed.html", {"base_url": base_url})
+    if is_individual(match):
+        return _score_table(request, match, actor, base_url)
+    rules = partnership_rules(tournament) if tournament.variant in PARTNERSHIP_VARIANTS else None
+    form = _hand_form(match, rules)
+    correction: CorrectionForm | None = None
+    preview: dict[str, Any] | None = None
+    stale = False
+    refused = ""
+    if request.GET.get("hand", "").isdigit():
+        correction = _correction_form(request, match, rules, int(request.GET["hand"]))
+    if request.method == "POST":
+        action = request.POST.get("action", "record")
+        if action == "undo":
+            return _undo(request, match, actor, base_url)
+        if action == "preview":
+            form = _hand_form(match, rules, request.POST)
+            if form.is_valid():
+                preview = _preview(match, form)
+            if request.htmx:
+                return render(request, "tournaments/_score_preview.html", {"preview": preview, "form": form,
+                                                                           "match": match})
+        elif action == "correct":
+            number = request.POST.get("c-number", "")
+            correction = _correction_form(request, match, rules, int(number) if number.isdigit() else 0, request.POST)
+            if correction is None:
+                messages.error(request, _("There is no such hand to correct."))
+                return redirect(base_url)
+            if correction.is_valid():
+                d = correction.cleaned_data
+                try:
+                    done = services.hand_correct(match_id=match.pk, number=d["number"], outcome=correction.outcome(),
+                                                 version=d["version"], actor=actor, force=d.get("force", False),
+                                                 trump=d["trump"])
+                except ServiceError as exc:
+                    add_service_errors(correction, exc.field_errors, HandForm.ALIASES)
+                except StaleVersion:
+                    stale = True
+                except CorrectionRefused as exc:
+                    refused = str(exc)
+                except NotAllowed as exc:
+                    raise PermissionDenied(str(exc)) from exc
+                else:
+                    messages.success(request, _("Hand %(n)s corrected; the match was recomputed.") % {"n": d["number"]})
+                    for warning in done.warnings:
+                        messages.warning(request, warning)
+                    return redirect(base_url)
+        else:
+            form = _hand_form(match, rules, request.POST)
+            if form.is_valid():
+                d = form.cleaned_data
+                try:
+                    done = services.hand_record(match_id=match.pk, outcome=form.outcome(), version=d["version"],
+                                                actor=actor, dealer=d.get("dealer"), trump=d["trump"])
+                except ServiceError as exc:
+                    add_service_errors(form, exc.field_errors, HandForm.ALIASES)
+                except StaleVersion:
+                    stale = True
+                except NotAllowed as exc:
+                    raise PermissionDenied(str(exc)) from exc
+                else:
+                    described = _describe(done.match, done.result, done.hand.dealer)
+                    messages.success(request, hand_saved_message(done.match, done.hand.number, described))
+                    return redirect(base_url)
+        if stale:
+            # Show the fresh state; keep the figures typed so far, against the new version.
+            match = selectors.match_detail(match.pk) or match
+            data = request.POST.copy()
+            data["version"] = data["c-version"] = str(match.version)
+            if action == "correct" and correction is not None:
+                number = correction.initial.get("number", 0)
+                correction = _correction_form(request, match, rules, number, data)
+                if correction is not None:
+                    correction.is_valid()
+            elif match.status != Match.Status.FINISHED:
+                form = _hand_form(match, rules, data)
+                form.is_valid()
+    context = {
+        "tournament": tournament, **match_context(match), "form": form, "correction": correction,
+        "preview": preview, "stale": stale, "refused": refused, "base_url": base_url,
+        "finished": match.status == Match.Status.FINISHED,
+        "playable": match.status in (Match.Status.READY, Match.Status.PLAYING)
+        and tournament.status == Tournament.Status.RUNNING,
+        "allow_force": is_organizer(request.user, tournament), "first_hand": not match.hands_played,
+        "steps": (-10, -5, 5, 10), "token": match.scorer_token,
+    }
+    return render(request, "tournaments/score.html", context)
+
+
+def _undo(request: HttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
+    version = request.POST.get("version", "")
+    try:
+        services.hand_undo(match_id=match.pk, version=int(version) if version.isdigit() else version, actor=actor,
+                           force=bool(request.POST.get("force")) and is_organizer(request.user, match.stage.tournament))
+    except ServiceError as exc:
+        for errors in exc.field_errors.values():
+            for message in errors:
+                messages.error(request, message)
+    except StaleVersion:
+        messages.error(request, _("Someone else recorded a hand first: nothing was undone. Check the history below."))
+    except (CorrectionRefused, NotAllowed) as exc:  # NotAllowed: a final result (organizers only)
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The last hand was undone."))
+    return redirect(base_url)
+
+
+# --------------------------------------------------------------------------- individual tables (red five, Yongzhou)
+
+def _table_form(match: Match, data: QueryDict | None = None) -> TableHandForm:
+    tournament = match.stage.tournament
+    seats = [(row["seat"], row["name"]) for row in pages.table_seats(match)]
+    initial: dict[str, Any] = {"version": match.version}
+    # No seat is preselected: the dealer (red five: who won the bid) and the declarer are tapped every hand.
+    if tournament.spec.settlement is Settlement.RED_FIVE:
+        initial.update(dealer_points=0, kitty_points=0, dealer_won_last_trick="no")
+        return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial, tournament=tournament)
+    initial.update({f"points_{seat}": 0 for seat, _name in seats})
+    return YongzhouHandForm(data, seats=seats, initial=initial, tournament=tournament)
+
+
+def _table_preview(match: Match, form: TableHandForm) -> dict[str, Any] | None:
+    """What the hand would give each seat, computed through scoring without writing."""
+    from scoring.api import score_hand_request
+
+    try:
+        result = score_hand_request(table_services.table_hand_payload(match, form.outcome()), lang=core_lang())
+    except ScoringInputError as exc:
+        form.add_service_errors(exc.field_errors)
+        return None
+    return _describe_table(match, result)
+
+
+def _describe_table(match: Match, result: dict[str, Any]) -> dict[str, Any]:
+    values = result["game_points"] if "game_points" in result else result.get("net") or []
+    seats = pages.table_seats(match)
+    rows = [{**seat, "value": values[seat["seat"]] if seat["seat"] < len(values) else 0,
+             "after": seat["total"] + (values[seat["seat"]] if seat["seat"] < len(values) else 0)} for seat in seats]
+    next_dealer = result.get("next_dealer")
+    names = {seat["seat"]: seat["name"] for seat in seats}
+    return {"result": result, "rows": rows, "dealer_final": result.get("dealer_final"),
+            "next_dealer": next_dealer, "next_dealer_name": names.get(next_dealer, ""),
+            "last_hand": match.hands_played + 1 >= (match.stage.hands_per_table or 0)}
+
+
+def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
+    """The scoring page of an individual table: one hand's figures, the preview, one-tap save."""
+    tournament = match.stage.tournament
+    form = _table_form(match)
+    preview: dict[str, Any] | None = None
+    stale = False
+    if request.method == "POST":
+        action = request.POST.get("action", "record")
+        if action == "undo":
+            version = request.POST.get("version", "")
+            try:
+                table_services.table_hand_undo(match_id=match.pk, actor=actor,
+                                                version=int(version) if version.isdigit() else version)
+            except ServiceError as exc:
+                for errors in exc.field_errors.values():
+                    for message in errors:
+                        messages.error(request, message)
+            except StaleVersion:
+                messages.error(request, _("Someone else recorded a hand first: nothing was undone."))
+            except NotAllowed as exc:  # a final result: organizers only
+                messages.error(request, str(exc))
+            else:
+                messages.success(request, _("The last hand was undone."))
+            return redirect(base_url)
+        form = _table_form(match, request.POST)
+        if action == "preview":
+            if form.is_valid():
+                preview = _table_preview(match, form)
+            if request.htmx:
+                return render(request, "tournaments/_table_preview.html", {"preview": preview, "form": form})
+        elif form.is_valid():
+            try:
+                done = table_services.table_hand_record(match_id=match.pk, outcome=form.outcome(),
+                                                         version=form.cleaned_data["version"], actor=actor)
+            except ServiceError as exc:
+                form.add_service_errors(exc.field_errors)
+            except StaleVersion:
+                stale = True
+            except NotAllowed as exc:
+                raise PermissionDenied(str(exc)) from exc
+            else:
+                text = _("Hand %(n)s saved.") % {"n": done.hand.number}
+                if done.match.status == Match.Status.FINISHED:
+                    text += " " + _("The table has played all its hands.")
+                messages.success(request, text)
+                return redirect(base_url)
+        if stale:
+            match = selectors.match_detail(match.pk) or match
+            data = request.POST.copy()
+            data["version"] = str(match.version)
+            form = _table_form(match, data)
+            form.is_valid()
+    context = {
+        "tournament": tournament, **match_context(match), "form": form, "preview": preview, "stale": stale,
+        "base_url": base_url, "finished": match.status == Match.Status.FINISHED,
+        "playable": match.status in (Match.Status.READY, Match.Status.PLAYING)
+        and tournament.status == Tournament.Status.RUNNING,
+        "steps": (-10, -5, 5, 10), "token": match.scorer_token,
+    }
+    return render(request, "tournaments/score_table.html", context)
+
+
+# --------------------------------------------------------------------------- confirmation at the table
+
+@require_http_methods(["GET", "POST"])
+@idempotent_page
+def table_confirm(request: HttpRequest, token: str, side: int) -> HttpResponse:
+    """The losing side confirms the result with the table's link (the service refuses the winning side)."""
+    match = pages.match_for_token(token)
+    if match is None or side not in (0, 1) or is_individual(match):
+        raise Http404(_("No such table link."))
+    base_url = reverse("table-link", args=[token])
+    error = ""
+    status = 200
+    if request.method == "POST":
+        user = request.user if request.user.is_authenticated else None
+        try:
+            hand_services.match_confirm(match_id=match.pk, actor=services.Actor(user, "token"), side=side)
+        except NotAllowed as exc:
+            error, status = str(exc), 403
+        except ServiceError as exc:
+            error, status = " ".join(m for errors in exc.field_errors.values() for m in errors), 400
+        else:
+            messages.success(request, _("Thank you: the result is confirmed."))
+            return redirect(base_url)
+    tournament = match.stage.tournament
+    context = {"tournament": tournament, **match_context(match), "side": side, "entry": match.entry(side),
+               "error": error, "base_url": base_url}
+    return render(request, "tournaments/confirm.html", context, status=status)
+
+
+# --------------------------------------------------------------------------- the table page without its token
+
+@require_http_methods(["GET", "POST"])
+@idempotent_page(read_only_actions=("preview",))
+def table_session(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table's scoring page, reached through the session's grant."""
+    match, _token = granted_match(request, pk)
+    user = request.user if request.user.is_authenticated else None
+    return _score(request, match, services.Actor(user, "token"), reverse("table-session", args=[pk]))
+
+
+@require_http_methods(["GET", "POST"])
+@idempotent_page
+def table_session_confirm(request: HttpRequest, pk: int, side: int) -> HttpResponse:
+    """The losing side confirms the result (a table grant in the session, or a signed-in scorer)."""
+    match = pages.match_for_token(Match.objects.filter(pk=pk).values_list("scorer_token", flat=True).first() or "")
+    if match is None:
+        raise Http404(_("No such table link."))
+    if not can_score_match(request.user, match):
+        match, _token = granted_match(request, pk)
+    response = table_confirm(request, match.scorer_token, side)
+    if response.status_code == 302:  # back to the table page, without the token
+        response["Location"] = reverse("table-session", args=[pk])
+    return response
