@@ -7,7 +7,7 @@ PORT ?= 8000
 PYTEST_ARGS ?=
 # The pure packages (docs/architecture.md), type-checked with the web edge of the cores; the pure
 # tournament formats join when tournaments/formats/ exists.
-TYPED := variants gameplay scoring $(wildcard tournaments/formats) rules_web
+TYPED := variants gameplay scoring tournaments/formats rules_web
 
 .PHONY: run test install install-dev system-deps system-deps-test lint typecheck ci messages clean
 

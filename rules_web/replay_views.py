@@ -10,6 +10,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from gameplay.cards import SUITS, code_suit
+from gameplay.events import Play as PlayEvent
 from gameplay.hand import Hand
 from gameplay.notation import InvalidLog, replay
 from gameplay.record import RECORD_FORMAT
@@ -101,7 +102,7 @@ def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
             "number": number, "leader": leader, "winner": winner, "points": points, "running": list(running),
             "plays": [{"seat": p.seat, "cards": card_chips(p.cards, ctx), "winner": p.seat == winner,
                        "forced": card_chips(p.forced, ctx) if p.forced is not None else None,
-                       "penalty": p.penalty} for p in plays],
+                       "penalty": p.penalty} for p in plays if isinstance(p, PlayEvent)],
         })
     result: dict[str, Any] | None = None
     explanation: list[str] = []
