@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import staff_views, views
 from tournaments.trick_urls import urlpatterns as trick_urlpatterns
 
 urlpatterns = [
@@ -23,3 +23,7 @@ urlpatterns = [
     path("t/<str:token>/confirm/<int:side>/", views.table_confirm, name="table-confirm"),
 ]
 urlpatterns += trick_urlpatterns
+urlpatterns += [
+    path("tournaments/<int:pk>/staff/", staff_views.staff_page, name="tournament-staff"),
+    path("invite/<str:token>/", staff_views.invite_accept, name="staff-invite-accept"),
+]
