@@ -25,6 +25,14 @@ from config.api import invalid_input
 from tournaments import selectors, services
 from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
 from tournaments.models import Entry, HandRecord, Match, Player, Stage, Team, Tournament
+from tournaments.openapi import (
+    OBJECT,
+    OBJECT_LIST,
+    PREVIEW_PARAM,
+    EntriesImportResult,
+    OutcomeField,
+    wants_preview,
+)
 from tournaments.permissions import can_score_match, can_view, is_organizer
 from tournaments.services import results as result_services
 from tournaments.services import setup as setup_services
@@ -192,7 +200,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 class EntriesCsvInput(serializers.Serializer):
     csv = serializers.CharField(help_text="UTF-8 CSV text with a header row")
-    preview = serializers.BooleanField(default=True)
+    preview = serializers.BooleanField(default=False, help_text="true: check the rows and write nothing")
 
 
 def standing_row(row: Any) -> dict[str, Any]:
@@ -326,7 +334,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
             return Response(StandingSerializer(rows, many=True).data)
         return Response([standing_row(row) for row in tables[0].rows])
 
-    @extend_schema(responses={200: serializers.DictField()})
+    @extend_schema(responses={200: OBJECT})
     @action(detail=True, methods=["get"])
     def export(self, request: Request, pk: str | None = None) -> Response:
         """The whole tournament as JSON (organizers only); import it back with ``POST /tournaments/import/``."""
@@ -338,7 +346,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.json"'
         return response
 
-    @extend_schema(request=serializers.DictField(), responses={201: TournamentSerializer})
+    @extend_schema(request=OBJECT, responses={201: TournamentSerializer})
     @action(detail=False, methods=["post"], url_path="import")
     def import_export(self, request: Request) -> Response:
         """Create a tournament from an export document; you become its owner."""
@@ -349,11 +357,12 @@ class TournamentViewSet(viewsets.ModelViewSet):
             return service_errors(exc)
         return Response(self.get_serializer(tournament).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=EntriesCsvInput, responses={200: serializers.DictField()})
+    @extend_schema(request=EntriesCsvInput, parameters=[PREVIEW_PARAM], responses={200: EntriesImportResult})
     @action(detail=True, methods=["post"], url_path="import-entries")
     def import_entries(self, request: Request, pk: str | None = None) -> Response:
-        """Players (individual variants) or teams (partnership variants) from CSV: ``preview: true``
-        answers the rows with their errors and writes nothing; otherwise all rows are entered or none."""
+        """Players (individual variants) or teams (partnership variants) from CSV: all rows are entered or
+        none (400 names each bad line). ``?preview=1`` or ``"preview": true`` answers the rows with their
+        errors and writes nothing; ``mode`` in the answer says which it was."""
 
         tournament = self.get_object()
         if not is_organizer(request.user, tournament):
@@ -362,16 +371,18 @@ class TournamentViewSet(viewsets.ModelViewSet):
         serializer.is_valid(raise_exception=True)
         text = serializer.validated_data["csv"]
         try:
-            if serializer.validated_data["preview"]:
+            preview = wants_preview(serializer.validated_data["preview"], request.query_params.get("preview"))
+            if preview:
                 result = csv_preview(tournament=tournament, data=text)
             else:
                 result = csv_import(tournament=tournament, data=text, actor=actor_for(request))
         except (ServiceError, NotAllowed) as exc:
             return service_errors(exc)
-        return Response({"kind": result.kind, "ok": result.ok, "errors": result.errors,
+        return Response({"mode": "preview" if preview else "import", "imported": 0 if preview else len(result.rows),
+                         "kind": result.kind, "ok": result.ok, "errors": result.errors,
                          "rows": [{"line": r.line, "values": r.values, "errors": r.errors} for r in result.rows]})
 
-    @extend_schema(responses={200: serializers.ListField(child=serializers.DictField())})
+    @extend_schema(responses={200: OBJECT_LIST})
     @action(detail=True, methods=["get"])
     def bracket(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
@@ -561,7 +572,7 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             return service_errors(exc)
         return Response(StageSerializer(self.get_queryset().get(pk=stage.pk)).data)
 
-    @extend_schema(responses={200: serializers.DictField()})
+    @extend_schema(responses={200: OBJECT})
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """This stage's standings: ``columns`` (key, label) in order and ``rows`` (rank, entry, values)."""
@@ -621,6 +632,7 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class HandSerializer(serializers.ModelSerializer):
     entered_by = serializers.CharField(source="entered_by.get_username", read_only=True, default=None)
+    outcome = OutcomeField(read_only=True)
 
     class Meta:
         model = HandRecord
@@ -630,7 +642,8 @@ class HandSerializer(serializers.ModelSerializer):
 
 class HandInput(serializers.Serializer):
     version = serializers.IntegerField(help_text="the match's current version")
-    outcome = serializers.DictField(help_text="the same object as POST /api/v1/scoring/hand's outcome")
+    outcome = OutcomeField(help_text="the same object as POST /api/v1/scoring/hand's outcome, of the "
+                                     "tournament's variant")
     dealer = serializers.IntegerField(required=False, allow_null=True, help_text="seat 0-3; required for hand 1")
     trump = serializers.CharField(required=False, allow_null=True, allow_blank=True, help_text="S, H, C, D or null")
 
