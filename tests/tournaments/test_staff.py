@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.tournaments.test_pages import PASSWORD, build_tournament
 from tournaments.errors import NotAllowed, ServiceError
@@ -23,6 +24,13 @@ from tournaments.services import Actor, staff
 pytestmark = pytest.mark.django_db
 User = get_user_model()
 NEW_PASSWORD = "lantern-river-47 mooncake"
+
+
+@pytest.fixture(autouse=True)
+def back_to_english() -> Iterator[None]:
+    """A request in Chinese leaves Chinese active in this thread: later tests read English messages."""
+    yield
+    translation.activate("en")
 
 
 @pytest.fixture
