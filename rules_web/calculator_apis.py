@@ -3,7 +3,6 @@
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -11,20 +10,10 @@ from rest_framework.views import APIView
 
 from config.api import invalid_input
 from config.i18n import core_lang
+from rules_web.openapi import OBJECT, SCORING_HAND_REQUEST
 from rules_web.referee_apis import ErrorSerializer
 from scoring.api import score_hand_request
 from scoring.errors import ScoringInputError
-from variants import VARIANT_KEYS
-
-
-class ScoringHandInput(serializers.Serializer):
-    variant = serializers.ChoiceField(choices=list(VARIANT_KEYS))
-    options = serializers.DictField(required=False, help_text="Rule overrides by option name.")
-    decks = serializers.ChoiceField(choices=[2, 3], required=False, help_text="red-five only")
-    players = serializers.ChoiceField(choices=[3, 4], required=False, help_text="yongzhou-300 only")
-    state = serializers.DictField(required=False, help_text="tractor/chaodi: levels, dealer, a_failures")
-    outcome = serializers.DictField(help_text="The hand's figures for the variant (see the docs).")
-
 
 EXAMPLES = [
     OpenApiExample(
@@ -64,8 +53,8 @@ class ScoringHandApi(APIView):
 
     @extend_schema(
         operation_id="scoring_hand",
-        request=ScoringHandInput,
-        responses={200: serializers.DictField(), 400: ErrorSerializer},
+        request=SCORING_HAND_REQUEST,
+        responses={200: OBJECT, 400: ErrorSerializer},
         examples=EXAMPLES,
         tags=["scoring"],
     )

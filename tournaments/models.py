@@ -501,3 +501,42 @@ class PrintJob(TimeStamped):
 
     def __str__(self) -> str:
         return self.title or self.kind
+
+
+class Invitation(models.Model):
+    """A link that makes its holder a scorer or a co-organizer of one tournament.
+
+    Only a hash of the link's token is stored. The token itself is an HMAC of ``nonce`` under the site's
+    secret key (:func:`tournaments.services.staff.invitation_token`), so the organizer can copy the link
+    again while it is pending, and the database alone does not give it away."""
+
+    class Role(models.TextChoices):
+        SCORER = "scorer", _("scorer")
+        ORGANIZER = "organizer", _("co-organizer")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations",
+                                   verbose_name=_("tournament"))
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.SCORER)
+    nonce = models.CharField(max_length=64, default=new_token, editable=False)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("invited by"))
+    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="+", verbose_name=_("accepted by"))
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        constraints = [
+            models.CheckConstraint(condition=Q(role__in=["scorer", "organizer"]), name="invitation_role_valid"),
+            models.CheckConstraint(condition=Q(accepted_at__isnull=True) | Q(revoked_at__isnull=True),
+                                   name="invitation_not_accepted_and_revoked"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.get_role_display()}"

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments.trick_urls import urlpatterns as trick_urlpatterns
-from tournaments.views import manage, public, scoring
+from tournaments.views import manage, public, scoring, staff
 
 urlpatterns = [
     path("players/", public.player_list, name="player-list"),
@@ -26,3 +26,7 @@ urlpatterns = [
 ]
 urlpatterns += trick_urlpatterns
 urlpatterns += trick_urlpatterns
+urlpatterns += [
+    path("tournaments/<int:pk>/staff/", staff.staff_page, name="tournament-staff"),
+    path("invite/<str:token>/", staff.invite_accept, name="staff-invite-accept"),
+]

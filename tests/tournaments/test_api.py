@@ -16,7 +16,7 @@ from tests.tournaments.factories import (
     make_tournament,
     win_match,
 )
-from tournaments.models import AuditEntry, HandRecord, Match, Player, Team, Tournament
+from tournaments.models import AuditEntry, Entry, HandRecord, Match, Player, Team, Tournament
 from tournaments.services import Actor
 from tournaments.services.setup import staff_add
 
@@ -322,14 +322,19 @@ def test_export_import_and_csv_entries_through_the_api(organizer):
     assert created.status_code == 201 and created.json()["name"] == t.name
     fresh = api.post("/api/v1/tournaments/", {"name": "CSV Cup"}, format="json").json()
     csv_text = "team,player1,player2\n王李,王小明,李华\n坏,甲,\n"
-    preview = api.post(f"/api/v1/tournaments/{fresh['id']}/import-entries/", {"csv": csv_text}, format="json").json()
+    url = f"/api/v1/tournaments/{fresh['id']}/import-entries/"
+    preview = api.post(url, {"csv": csv_text, "preview": True}, format="json").json()
+    assert preview["mode"] == "preview" and preview["imported"] == 0
     assert preview["ok"] is False and preview["rows"][1]["errors"]
-    bad = api.post(f"/api/v1/tournaments/{fresh['id']}/import-entries/", {"csv": csv_text, "preview": False},
-                   format="json")
+    bad = api.post(url, {"csv": csv_text}, format="json")  # no preview asked: a real import, refused whole
     assert bad.status_code == 400 and "line 3" in bad.json()["errors"]
-    good = api.post(f"/api/v1/tournaments/{fresh['id']}/import-entries/",
-                    {"csv": "team,player1,player2\n王李,王小明,李华\n", "preview": False}, format="json")
+    good_csv = "team,player1,player2\n王李,王小明,李华\n"
+    checked = api.post(f"{url}?preview=1", {"csv": good_csv}, format="json").json()
+    assert checked["mode"] == "preview" and checked["ok"] and Entry.objects.filter(tournament=fresh["id"]).count() == 0
+    good = api.post(url, {"csv": good_csv}, format="json")
     assert good.status_code == 200 and good.json()["ok"]
+    assert good.json()["mode"] == "import" and good.json()["imported"] == 1
+    assert Entry.objects.filter(tournament=fresh["id"]).count() == 1
 
 
 def test_confirm_and_time_through_the_api(organizer):

@@ -22,6 +22,7 @@ from tournaments.apis.common import actor_for, object_or_404, service_errors
 from tournaments.apis.serializers import MatchSerializer
 from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
 from tournaments.models import HandRecord, Match
+from tournaments.openapi import OutcomeField
 from tournaments.permissions import can_score_match, can_view
 from tournaments.selectors import lists
 from tournaments.services import recording
@@ -29,6 +30,7 @@ from tournaments.services import recording
 
 class HandSerializer(serializers.ModelSerializer):
     entered_by = serializers.CharField(source="entered_by.get_username", read_only=True, default=None)
+    outcome = OutcomeField(read_only=True)
 
     class Meta:
         model = HandRecord
@@ -38,7 +40,8 @@ class HandSerializer(serializers.ModelSerializer):
 
 class HandInput(serializers.Serializer):
     version = serializers.IntegerField(help_text="the match's current version")
-    outcome = serializers.DictField(help_text="the same object as POST /api/v1/scoring/hand's outcome")
+    outcome = OutcomeField(help_text="the same object as POST /api/v1/scoring/hand's outcome, of the "
+                                     "tournament's variant")
     dealer = serializers.IntegerField(required=False, allow_null=True, help_text="seat 0-3; required for hand 1")
     trump = serializers.CharField(required=False, allow_null=True, allow_blank=True, help_text="S, H, C, D or null")
 

@@ -19,6 +19,7 @@ from tournaments.apis.common import MAX_ID, ReadOrSignedIn, actor_for, query_id,
 from tournaments.apis.serializers import StandingSerializer, standing_row
 from tournaments.errors import NotAllowed, ServiceError
 from tournaments.models import Stage, Tournament
+from tournaments.openapi import OBJECT
 from tournaments.permissions import can_view
 from tournaments.selectors import lists
 from tournaments.services import stages as stage_services
@@ -117,7 +118,7 @@ class StageViewSet(IdempotentAPIMixin, mixins.ListModelMixin, mixins.RetrieveMod
             return service_errors(exc)
         return Response(StageSerializer(self.get_queryset().get(pk=stage.pk)).data)
 
-    @extend_schema(responses={200: serializers.DictField()})
+    @extend_schema(responses={200: OBJECT})
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """This stage's standings: ``columns`` (key, label) in order and ``rows`` (rank, entry, values)."""

@@ -21,6 +21,7 @@ from tournaments.apis.common import MAX_ID, ReadOrSignedIn, actor_for, service_e
 from tournaments.apis.serializers import MatchSerializer, StandingSerializer, standing_row
 from tournaments.errors import NotAllowed, ServiceError
 from tournaments.models import Stage, Tournament
+from tournaments.openapi import OBJECT, OBJECT_LIST, PREVIEW_PARAM, EntriesImportResult, wants_preview
 from tournaments.permissions import is_organizer
 from tournaments.services import setup as setup_services
 from tournaments.services import stages as stage_services
@@ -39,7 +40,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 class EntriesCsvInput(serializers.Serializer):
     csv = serializers.CharField(help_text="UTF-8 CSV text with a header row")
-    preview = serializers.BooleanField(default=True)
+    preview = serializers.BooleanField(default=False, help_text="true: check the rows and write nothing")
 
 
 class StartSerializer(serializers.Serializer):
@@ -155,7 +156,7 @@ class TournamentViewSet(IdempotentAPIMixin, viewsets.ModelViewSet):
             return Response(StandingSerializer(rows, many=True).data)
         return Response([standing_row(row) for row in tables[0].rows])
 
-    @extend_schema(responses={200: serializers.DictField()})
+    @extend_schema(responses={200: OBJECT})
     @action(detail=True, methods=["get"])
     def export(self, request: Request, pk: str | None = None) -> Response:
         """The whole tournament as JSON (organizers only); import it back with ``POST /tournaments/import/``."""
@@ -167,7 +168,7 @@ class TournamentViewSet(IdempotentAPIMixin, viewsets.ModelViewSet):
         response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.json"'
         return response
 
-    @extend_schema(request=serializers.DictField(), responses={201: TournamentSerializer})
+    @extend_schema(request=OBJECT, responses={201: TournamentSerializer})
     @action(detail=False, methods=["post"], url_path="import")
     def import_export(self, request: Request) -> Response:
         """Create a tournament from an export document; you become its owner."""
@@ -178,11 +179,12 @@ class TournamentViewSet(IdempotentAPIMixin, viewsets.ModelViewSet):
             return service_errors(exc)
         return Response(self.get_serializer(tournament).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=EntriesCsvInput, responses={200: serializers.DictField()})
+    @extend_schema(request=EntriesCsvInput, parameters=[PREVIEW_PARAM], responses={200: EntriesImportResult})
     @action(detail=True, methods=["post"], url_path="import-entries")
     def import_entries(self, request: Request, pk: str | None = None) -> Response:
-        """Players (individual variants) or teams (partnership variants) from CSV: ``preview: true``
-        answers the rows with their errors and writes nothing; otherwise all rows are entered or none."""
+        """Players (individual variants) or teams (partnership variants) from CSV: all rows are entered or
+        none (400 names each bad line). ``?preview=1`` or ``"preview": true`` answers the rows with their
+        errors and writes nothing; ``mode`` in the answer says which it was."""
 
         tournament = self.get_object()
         if not is_organizer(request.user, tournament):
@@ -191,16 +193,18 @@ class TournamentViewSet(IdempotentAPIMixin, viewsets.ModelViewSet):
         serializer.is_valid(raise_exception=True)
         text = serializer.validated_data["csv"]
         try:
-            if serializer.validated_data["preview"]:
+            preview = wants_preview(serializer.validated_data["preview"], request.query_params.get("preview"))
+            if preview:
                 result = transfer_services.csv_preview(tournament=tournament, data=text)
             else:
                 result = transfer_services.csv_import(tournament=tournament, data=text, actor=actor_for(request))
         except (ServiceError, NotAllowed) as exc:
             return service_errors(exc)
-        return Response({"kind": result.kind, "ok": result.ok, "errors": result.errors,
+        return Response({"mode": "preview" if preview else "import", "imported": 0 if preview else len(result.rows),
+                         "kind": result.kind, "ok": result.ok, "errors": result.errors,
                          "rows": [{"line": r.line, "values": r.values, "errors": r.errors} for r in result.rows]})
 
-    @extend_schema(responses={200: serializers.ListField(child=serializers.DictField())})
+    @extend_schema(responses={200: OBJECT_LIST})
     @action(detail=True, methods=["get"])
     def bracket(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
