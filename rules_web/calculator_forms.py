@@ -117,13 +117,13 @@ class CalculatorForm(forms.Form):
                                                  choices=[(s, SUIT_SYMBOLS[s]) for s in reversed(variants.SUITS)])
         self.fields["dealer_points"] = _points(_("Dealer's trick points"), initial=0, required=False)
         self.fields["kitty_points"] = _points(_("Kitty points"), initial=0, required=False)
-        self.fields["dealer_won_last_trick"] = forms.BooleanField(label=_("Dealer won the last trick"), required=False)
         for i in range(MAX_RED_FIVES):
             self.fields[f"red_five_{i}_played_by"] = forms.TypedChoiceField(
                 label=_("Captured ♥5 #%(n)s played by") % {"n": i + 1}, choices=[("", "—"), *SEAT_CHOICES],
                 coerce=int, empty_value=None, required=False)
             self.fields[f"red_five_{i}_won_by"] = forms.TypedChoiceField(
                 label=_("… won by"), choices=[("", "—"), *SEAT_CHOICES], coerce=int, empty_value=None, required=False)
+        self.fields["dealer_won_last_trick"] = forms.BooleanField(label=_("Dealer won the last trick"), required=False)
 
     def error_field(self, key: str) -> str | None:
         """The form field a scoring error key (``outcome.last_trick.largest``) belongs to, if any."""

@@ -120,3 +120,65 @@ def test_the_tab_bar_and_standings_key_cells_fit_a_phone(phone: Any, live_server
     for cell in ("rank", "name", "key"):
         box = row.locator(f"td.cell-{cell}").bounding_box()
         assert box is not None and box["x"] + box["width"] <= 390, cell
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_the_calculator_works_without_javascript(browser: Any, live_server: Any, locale: str) -> None:
+    context = browser.new_context(locale=locale, java_script_enabled=False, **PHONE)
+    page = context.new_page()
+    page.lang = "zh" if locale.startswith("zh") else "en"
+    page.goto(f"{live_server.url}/calculator/")
+    assert page.locator("#calculator [name=level_0]").input_value() == "2"  # tractor starts at 2
+    page.select_option("#variant-chooser [name=variant]", "chaodi")
+    page.locator("#show-variant").click()  # no script: the button reloads the form for the variant
+    page.wait_for_url("**/calculator/?variant=chaodi*")
+    assert page.locator("#calculator [name=level_0]").input_value() == "3"  # chaodi starts at 3
+    assert page.locator("#calculator [name=a_failures_0]").count() == 1
+    assert page.locator("#calculator [name=bid]").count() == 0
+    page.fill("#calculator [name=attackers_points]", "35")
+    page.fill("#calculator [name=kitty_points]", "10")
+    page.select_option("#calculator [name=last_trick_winner]", "attackers")
+    page.fill("#calculator [name=last_trick_largest]", "2")
+    page.locator("#calculator button[type=submit]").click()
+    page.wait_for_load_state()
+    result = page.locator("#result").inner_text()
+    expected = "第 0 方升 1 级：3 → 4。" if page.lang == "zh" else "Side 0 goes up 1 level: 3 → 4."
+    assert expected in result
+    for word in ("True", "None", "kitty_bonus", "gaining_side"):
+        assert word not in result
+    assert page.locator("#result table tbody tr").count() == 2
+    fits(page)
+    shot(page, "calculator-nojs")
+    context.close()
+
+
+def test_the_calculator_switches_variant_at_once_with_javascript(page: Any, live_server: Any) -> None:
+    page.lang = "en"
+    page.goto(f"{live_server.url}/calculator/")
+    assert page.locator("#show-variant").is_hidden()
+    page.select_option("#variant-chooser [name=variant]", "red-five")
+    page.wait_for_url("**/calculator/?variant=red-five*")
+    assert page.locator("#calculator [name=bid]").count() == 1 and page.locator("#calculator [name=level_0]").count() == 0
+    page.fill("#calculator [name=bid]", "120")
+    page.fill("#calculator [name=dealer_points]", "100")
+    page.fill("#calculator [name=kitty_points]", "20")
+    page.check("#calculator [name=dealer_won_last_trick]")
+    page.locator("#calculator button[type=submit]").click()
+    page.locator("#result table").wait_for()
+    assert "The dealer (seat 0) gets" in page.locator("#result").inner_text()
+    shot(page, "calculator-red-five")
+
+
+def test_the_home_page_leads_to_the_running_tournaments(phone: Any, live_server: Any,
+                                                        demo: dict[str, Tournament]) -> None:
+    from tournaments.services.setup import tournament_create
+
+    tournament_create(owner=demo["open"].owner, name="草稿 Secret Draft")
+    phone.goto(f"{live_server.url}/")
+    links = phone.locator(".tournament-links a")
+    assert links.count() == 3
+    assert "Secret Draft" not in phone.content()
+    shot(phone, "home")
+    fits(phone)
+    phone.locator(".tournament-links a", has_text="Demo Open").click()
+    phone.wait_for_url(f"**/tournaments/{demo['open'].pk}/")
