@@ -1,16 +1,25 @@
 """Demo data for a new installation. Idempotent: loading twice leaves the same data.
 
 A running 16-team ``tractor`` elimination ("first past J"), seeded by rating: round 1 complete
-but for one match in play, two round-2 matches finished, one in progress.
+but for one match in play, two round-2 matches finished, one in progress; a red-five individual
+event and a Swiss qualifier. Every hand is played by the engine's bots (:mod:`gameplay.bots`,
+seeded, so the demo is the same every time) and recorded through the normal hand-record
+services, so levels, scores and standings look like those of a real event.
 """
 
 from __future__ import annotations
 
+import random
+import zlib
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from gameplay.bots import make_bot
+from gameplay.hand import Hand, HandConfig
+from gameplay.simulate import play_out
+from scoring.partnership import MatchState
 from tournaments.models import Entry, Match, Player, Team, Tournament
 from tournaments.services import Actor, hand_record
 from tournaments.services.stages import (
@@ -28,12 +37,31 @@ SURNAMES = ["王", "李", "张", "刘", "陈", "杨", "赵", "黄", "周", "吴"
 GIVEN = ["伟", "芳", "娜", "敏", "静", "磊", "洋", "勇", "艳", "杰", "涛", "明", "超", "霞", "平", "刚"]
 CLUBS = ["北京桥牌俱乐部", "上海升级社", "长沙拖拉机协会", "Paris Tractor Club"]
 LATIN = {3: ("Alice Martin", "Bob Chen 陈波"), 11: ("Zoë Dubois", "Ali Hassan")}
+MAX_HANDS = 80
+"""A match played to its end stops here at the latest (bots finish a "first past J" match in far fewer)."""
 
-# Figures for a quick hand: the dealer side shuts the attackers out (+3 levels).
-SHUTOUT = {"attackers_points": 0, "kitty_points": 0, "last_trick": {"winner": "dealer", "largest": 1}}
-# The attackers take over with 85 points (no level change): the deal passes.
-TAKEOVER = {"attackers_points": 85, "kitty_points": 0, "last_trick": {"winner": "dealer", "largest": 1}}
-MODEST = {"attackers_points": 45, "kitty_points": 5, "last_trick": {"winner": "dealer", "largest": 1}}
+
+def _seed(*parts: object) -> int:
+    """A stable seed from names and numbers (``hash()`` of a string changes between runs)."""
+    return zlib.crc32("|".join(str(p) for p in parts).encode("utf-8"))
+
+
+def _bots(seed: int, players: int) -> list[Any]:
+    """Seated bots: mostly the heuristic player, now and then a random one (a weaker player)."""
+    rng = random.Random(seed)
+    return [make_bot("random" if rng.random() < 0.25 else "heuristic", random.Random(seed * 7 + seat))
+            for seat in range(players)]
+
+
+def _match_state(match: Match) -> MatchState | None:
+    """The match's state before its next hand as the engine wants it (None before the first hand)."""
+    if not match.hands_played:
+        return None
+    state = match.state
+    levels = state["levels"]
+    failures = state.get("a_failures") or (0, 0)
+    return MatchState(levels=(levels[0], levels[1]), dealer=int(state["dealer"]),
+                      a_failures=(int(failures[0]), int(failures[1])), hands_played=match.hands_played)
 
 
 def _players_and_teams() -> list[Team]:
@@ -53,21 +81,26 @@ def _players_and_teams() -> list[Team]:
     return teams
 
 
-def _play(match: Match, actor: Actor, hands: list[dict[str, Any]], first_dealer: int) -> None:
-    for index, outcome in enumerate(hands):
+def _play(match: Match, actor: Actor, hands: int | None = None) -> None:
+    """Play ``hands`` hands of a partnership match with bots (None: to the match's end), each
+    recorded with :func:`hand_record` as a scorer would enter it."""
+    tournament = match.stage.tournament
+    for _index in range(MAX_HANDS if hands is None else hands):
         match.refresh_from_db()
         if match.status == Match.Status.FINISHED:
             return
-        hand_record(match_id=match.pk, outcome=outcome, version=match.version, actor=actor,
-                    dealer=first_dealer if index == 0 else None, trump="SHCD"[index % 4])
+        seed = _seed(tournament.name, match.round.number, match.position, match.hands_played)
+        hand = Hand(HandConfig(tournament.variant, dict(tournament.options or {}), state=_match_state(match)),
+                    rng=random.Random(seed))
+        play_out(hand, _bots(_seed(tournament.name, match.position, "bots"), 4))
+        hand_record(match_id=match.pk, outcome=hand.outcome, version=match.version, actor=actor,
+                    dealer=None if match.hands_played else hand.dealer, trump=hand.trump or "")
 
 
 DEMO_RED_FIVE = "红五个人赛 · Red Five Night"
 DEMO_SWISS = "瑞士制资格赛 · Swiss Qualifier Cup"
 RED_FIVE_NAMES = ["周杰", "吴敏", "郑爽", "冯涛", "陈晨", "褚红", "卫东", "蒋丽", "沈阳", "韩梅", "杨柳", "朱琳",
                   "Emma Li", "Lucas 卢"]
-RED_FIVE_HAND = {"dealer": 0, "bid": 120, "trump": "S", "dealer_points": 130, "kitty_points": 10,
-                 "dealer_won_last_trick": True, "red_fives": []}
 
 
 def _red_five_event(organizer: Any) -> None:
@@ -85,11 +118,15 @@ def _red_five_event(organizer: Any) -> None:
     stage_start(stage=stage, actor=actor, random_seed=2026)
 
     def play(match: Match, hands: int) -> None:
-        for index in range(hands):
+        for _index in range(hands):
             match.refresh_from_db()
             seats = int(match.state.get("players", 4))
-            table_hand_record(match_id=match.pk, outcome={**RED_FIVE_HAND, "dealer": (index + match.state.get("first", 0)) % seats},
-                              version=match.version, actor=actor)
+            seed = _seed(t.name, match.round.number, match.position, match.hands_played)
+            first_bidder = (match.hands_played + int(match.state.get("first", 0))) % seats
+            hand = Hand(HandConfig(t.variant, dict(t.options or {}), decks=t.decks, players=seats,
+                                   first_bidder=first_bidder), rng=random.Random(seed))
+            play_out(hand, _bots(_seed(t.name, match.round.number, match.position, "bots"), seats))
+            table_hand_record(match_id=match.pk, outcome=hand.outcome, version=match.version, actor=actor)
 
     for match in Match.objects.filter(stage=stage, round__number=1):
         play(match, 4)
@@ -110,11 +147,10 @@ def _swiss_qualifier(organizer: Any, teams: list[Team]) -> None:
                          tiebreaks_order=["match_wins", "level_difference", "buchholz"])
     stage_create(tournament=t, actor=actor, format="single_elimination", source_stage=swiss, name="Knockout")
     stage_start(stage=swiss, actor=actor, random_seed=8)
-    for i, match in enumerate(Match.objects.filter(stage=swiss, round__number=1).order_by("position")):
-        _play(match, actor, [SHUTOUT] * 5, first_dealer=i % 2)
+    for match in Match.objects.filter(stage=swiss, round__number=1).order_by("position"):
+        _play(match, actor)
     swiss_next_round(stage=swiss, actor=actor)
-    _play(Match.objects.filter(stage=swiss, round__number=2).order_by("position").first(), actor, [MODEST, TAKEOVER],
-          first_dealer=0)
+    _play(Match.objects.filter(stage=swiss, round__number=2).order_by("position").first(), actor, hands=2)
 
 
 @transaction.atomic
@@ -134,15 +170,14 @@ def load_demo() -> dict[str, int]:
         actor = Actor(organizer, "system")
         tournament_start(tournament=tournament, actor=actor, seeding="rating", third_place=True)
         first_round = list(Match.objects.filter(stage__tournament=tournament, round__number=1).order_by("position"))
-        # Round 1: seven matches finished (side 0 wins four in a row from 2: 2→5→8→J→won), one in play.
-        for i, match in enumerate(first_round[:7]):
-            winner_side = 0 if i % 3 else 1
-            _play(match, actor, [SHUTOUT] * 5, first_dealer=winner_side)
-        _play(first_round[7], actor, [MODEST, TAKEOVER, MODEST], first_dealer=0)
+        # Round 1: seven matches played to the end, one in play; round 2: two finished, one in play.
+        for match in first_round[:7]:
+            _play(match, actor)
+        _play(first_round[7], actor, hands=3)
         second_round = list(Match.objects.filter(stage__tournament=tournament, round__number=2).order_by("position"))
         for match in second_round[:2]:
-            _play(match, actor, [TAKEOVER, SHUTOUT, SHUTOUT, SHUTOUT, SHUTOUT, SHUTOUT], first_dealer=1)
-        _play(second_round[2], actor, [MODEST, MODEST], first_dealer=0)
+            _play(match, actor)
+        _play(second_round[2], actor, hands=2)
     _red_five_event(organizer)
     _swiss_qualifier(organizer, teams)
     tournament = Tournament.objects.get(name=DEMO_TOURNAMENT)

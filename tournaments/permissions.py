@@ -1,5 +1,6 @@
 """Who may do what. Organizer: owner, co-organizers and superusers. Scorer: a tournament's scorers
-(every table) or whoever holds a table's secret link (that table only). Public: reads public tournaments."""
+(every table) or whoever holds a table's secret link (that table only). Public: reads public tournaments
+that are past their draft (a draft is its organizers' alone)."""
 
 from __future__ import annotations
 
@@ -32,4 +33,7 @@ def can_score_match(user: Any, match: Match, token: str | None = None) -> bool:
 
 
 def can_view(user: Any, tournament: Tournament) -> bool:
+    """Drafts are seen by their organizers only; a private tournament by its scorers too."""
+    if tournament.status == Tournament.Status.DRAFT:
+        return is_organizer(user, tournament)
     return tournament.is_public or is_scorer(user, tournament)

@@ -87,9 +87,25 @@ def test_calculator_page_explains_a_tractor_hand(client: Client, language: str) 
     })
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'data-key="kitty_bonus">40<' in html
-    assert "J" in html
+    sentences = {
+        "en": ["The attackers score 75 points: 35 in tricks and 40 from the kitty.",
+               "Side 0 goes up 1 level: 10 → J.", "The dealer side keeps the deal: seat 2 deals the next hand."],
+        "zh-hans": ["闲家共得 75 分：牌面 35 分，抠底 40 分。", "第 0 方升 1 级：10 → J。",
+                    "庄家方保庄：下一局由座位 2 坐庄。"],
+    }[language]
+    for sentence in sentences:
+        assert sentence in html, sentence
     assert '<ol class="explanation">' in html
+    table = html[html.index('class="table result-table"'):html.index("</table>", html.index("result-table"))]
+    assert table.count("<tr>") == 3 and ">10<" in table and ">J<" in table and ">9<" in table
+    assert_no_internals(html)
+
+
+def assert_no_internals(html: str) -> None:
+    result = html[html.index('id="result"'):]
+    for word in ("True", "False", "None", "kitty_bonus", "gaining_side", "game_points", "next_dealer",
+                 "outcome.", "state.", "[-"):
+        assert word not in result, word
 
 
 def test_calculator_page_red_five_and_yongzhou(client: Client) -> None:
@@ -97,20 +113,65 @@ def test_calculator_page_red_five_and_yongzhou(client: Client) -> None:
         "variant": "red-five", "decks": "2", "dealer": "0", "bid": "120", "trump": "C", "dealer_points": "100",
         "kitty_points": "20", "dealer_won_last_trick": "on", "red_five_0_played_by": "0", "red_five_0_won_by": "1",
     }).content.decode()
-    assert 'data-key="dealer_final">-20<' in red
-    assert "[-8, 4, 2, 2]" in red
+    assert "The dealer&#x27;s final is -20 against the bid of 120." in red
+    assert "The dealer (seat 0) gets -8 game points." in red
+    for cell in ("-8", "+4", "+2"):
+        assert f'<td class="num">{cell}</td>' in red, cell
+    assert_no_internals(red)
     yz = client.post("/calculator/", {"variant": "yongzhou-300", "players": "3", "points_0": "20",
                                       "points_1": "130", "points_2": "150"}).content.decode()
-    assert "[-80, 30, 50]" in yz
+    assert "Seat 2 scored the most (150)." in yz and "Seat 2 is dealt to first in the next hand." in yz
+    for cell in ("-80", "+30", "+50"):
+        assert f'<td class="num">{cell}</td>' in yz, cell
+    assert 'name="points_3"' not in yz  # three players: three seats
+    assert_no_internals(yz)
 
 
-def test_calculator_shows_field_errors(client: Client) -> None:
+def test_calculator_shows_field_errors_by_label(client: Client) -> None:
     html = client.post("/calculator/", {"variant": "yongzhou-300", "players": "3", "points_0": "20",
                                         "points_1": "130", "points_2": "100"}).content.decode()
-    assert 'role="alert"' in html and "outcome.points" in html
+    assert 'role="alert"' in html and "<strong>Points of seat 0</strong>" in html
+    assert "outcome.points" not in html
+    assert 'class="errorlist' in html[html.index('id="field-points_0"'):html.index('id="field-points_1"')]
+
+
+@pytest.mark.parametrize(("variant", "present", "absent", "first"), [
+    ("tractor", ["level_0", "level_1", "dealer", "attackers_points", "kitty_points", "last_trick_winner"],
+     ["a_failures_0", "a_first_trick", "bid", "trump", "decks", "points_0", "red_five_0_played_by"], "2"),
+    ("chaodi", ["level_0", "a_failures_0", "a_first_trick", "a_last_trick", "attackers_points"],
+     ["bid", "decks", "points_0"], "3"),
+    ("red-five", ["decks", "dealer", "bid", "trump", "dealer_points", "red_five_0_played_by"],
+     ["level_0", "attackers_points", "points_0", "a_failures_0"], None),
+    ("yongzhou-300", ["points_0", "points_3"], ["level_0", "bid", "dealer", "kitty_points", "decks"], None),
+])
+def test_the_calculator_shows_only_the_chosen_variants_fields(client: Client, variant: str, present: list[str],
+                                                              absent: list[str], first: str | None) -> None:
+    html = client.get("/calculator/", {"variant": variant}).content.decode()
+    form = html[html.index('id="calculator"'):html.index("</form>", html.index('id="calculator"'))]
+    for name in present:
+        assert f'name="{name}"' in form, name
+    for name in absent:
+        assert f'name="{name}"' not in form, name
+    assert f'<option value="{variant}" selected>' in html
+    if first is not None:
+        level_0 = form[form.index('name="level_0"'):form.index("</select>", form.index('name="level_0"'))]
+        assert f'<option value="{first}" selected>{first}</option>' in level_0
+        assert level_0.index("<option") == level_0.index(f'<option value="{first}"')  # the variant's first level
+
+
+def test_the_calculator_variant_switch_works_without_javascript(client: Client) -> None:
+    html = client.get("/calculator/").content.decode()
+    chooser = html[html.index('<form method="get"'):html.index("</form>", html.index('id="variant-chooser"'))]
+    assert 'method="get"' in chooser and 'type="submit"' in chooser and 'name="variant"' in chooser
+    four = client.get("/calculator/", {"variant": "yongzhou-300", "players": "4"}).content.decode()
+    three = client.get("/calculator/", {"variant": "yongzhou-300", "players": "3"}).content.decode()
+    assert 'name="points_3"' in four and 'name="points_3"' not in three
+    assert 'name="points_2"' in three
+    unknown = client.get("/calculator/", {"variant": "bridge"}).content.decode()
+    assert '<option value="tractor" selected>' in unknown
 
 
 def test_calculator_htmx_answers_the_result_fragment_only(client: Client) -> None:
     html = client.post("/calculator/", {"variant": "yongzhou-300", "players": "3", "points_0": "20",
                                         "points_1": "130", "points_2": "150"}, HTTP_HX_REQUEST="true").content.decode()
-    assert "<html" not in html and "[-80, 30, 50]" in html
+    assert "<html" not in html and '<td class="num">-80</td>' in html

@@ -13,6 +13,7 @@ from tournaments.selectors.matches import (
     next_dealer_preview,
     seat_names,
     tournament_get_for_viewer,
+    tournaments_current,
     tournaments_visible,
 )
 from tournaments.selectors.standings import (
@@ -50,5 +51,6 @@ __all__ = [
     "table_results",
     "tournament_get_for_viewer",
     "tournament_standings",
+    "tournaments_current",
     "tournaments_visible",
 ]

@@ -21,12 +21,30 @@ def level_index(level: str | None) -> int:
 
 
 def tournaments_visible(user: Any) -> QuerySet[Tournament]:
+    """What ``user`` may read (:func:`tournaments.permissions.can_view`): public tournaments past
+    their draft; drafts only for their organizers, private ones for their scorers too."""
     qs = Tournament.objects.select_related("owner")
     if getattr(user, "is_superuser", False):
         return qs
+    published = Q(is_public=True) & ~Q(status=Tournament.Status.DRAFT)
     if getattr(user, "is_authenticated", False):
-        return qs.filter(Q(is_public=True) | Q(owner=user) | Q(organizers=user) | Q(scorers=user)).distinct()
-    return qs.filter(is_public=True)
+        organizer = Q(owner=user) | Q(organizers=user)
+        scorer_not_draft = Q(scorers=user) & ~Q(status=Tournament.Status.DRAFT)
+        return qs.filter(published | organizer | scorer_not_draft).distinct()
+    return qs.filter(published)
+
+
+CURRENT_STATUSES = (Tournament.Status.RUNNING, Tournament.Status.REGISTRATION)
+
+
+def tournaments_current(user: Any, limit: int = 8) -> list[Tournament]:
+    """The tournaments a visitor's home page leads to: running ones first, then those open for
+    registration, then the latest finished ones — only what ``user`` may see."""
+    visible = tournaments_visible(user)
+    current = list(visible.filter(status__in=CURRENT_STATUSES).order_by("-status", "-id")[:limit])
+    if len(current) < limit:
+        current += list(visible.filter(status=Tournament.Status.FINISHED).order_by("-id")[:limit - len(current)])
+    return current
 
 
 def tournament_get_for_viewer(*, pk: int, user: Any) -> Tournament | None:

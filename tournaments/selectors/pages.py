@@ -41,6 +41,11 @@ class BracketMatch:
     slots: list[BracketSlot]
     row: int = 1  # grid row and span: a match of round r spans 2^(r-1) rows of the first round
     span: int = 1
+    joins: str = ""
+    """Connector to the next column, as on a printed bracket: ``"down"`` (the upper match of a pair:
+    the line runs down to the pair's middle), ``"up"`` (the lower one), ``""`` (none)."""
+    fed: bool = False
+    """Whether a connector comes in from the previous column."""
 
     @property
     def live(self) -> bool:
@@ -83,7 +88,21 @@ def bracket_columns(stage: Stage) -> list[dict[str, Any]]:
             row = (_slot_number(m) - 1) * span + 1 if column["number"] else 1
             drawn.append(BracketMatch(match=m, slots=slots, row=min(row, rows), span=span))
         out.append({**column, "matches": drawn, "rows": rows})
+    _connect(out)
     return out
+
+
+def _connect(columns: list[dict[str, Any]]) -> None:
+    """Mark the connectors between a match and the match its winner goes to, when that match is
+    drawn in the next column (the third-place match and losers' moves have none)."""
+    column_of = {bm.match.pk: (i, bm) for i, column in enumerate(columns) for bm in column["matches"]}
+    for i, column in enumerate(columns):
+        for bm in column["matches"]:
+            target = column_of.get(bm.match.next_match_id or 0)
+            if target is None or target[0] != i + 1 or not columns[i + 1]["number"] or bm.match.next_slot is None:
+                continue
+            bm.joins = "down" if bm.match.next_slot == 0 else "up"
+            target[1].fed = True
 
 
 def tables_with_seats(tournament: Tournament) -> list[dict[str, Any]]:

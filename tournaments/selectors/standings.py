@@ -127,6 +127,8 @@ class TableRow:
     entry: Entry
     values: dict[str, Any]
     shared: bool = False
+    now: str = ""
+    """The levels of the entry's match in play ("5 : 9", own level first), empty if none."""
 
     @property
     def name(self) -> str:
@@ -144,6 +146,8 @@ class StandingsTable:
     columns: list[tuple[str, str]]
     rows: list[Any]
     kind: str  # "elimination", "matches" (Swiss, round robin) or "tables" (red five, Yongzhou)
+    key_column: str = ""
+    """The column a phone keeps beside rank and name (the ranking's first criterion)."""
 
 
 COLUMN_LABELS = {
@@ -160,7 +164,7 @@ def stage_standings(stage: Stage) -> StandingsTable:
     tournament = stage.tournament
     if stage.format in (Stage.Format.SINGLE_ELIMINATION, Stage.Format.DOUBLE_ELIMINATION):
         columns = [(k, str(COLUMN_LABELS.get(k, k))) for k in ("played", "wins", "losses", "level_difference")]
-        return StandingsTable(stage, columns, list(elimination_standings(tournament, stage)), "elimination")
+        return StandingsTable(stage, columns, list(elimination_standings(tournament, stage)), "elimination", "reached")
     entries = {e.pk: e for e in tournament.entries.select_related("team", "player")}
     active = [pk for pk, e in entries.items() if e.status == Entry.Status.ACTIVE]
     active.sort(key=lambda pk: (entries[pk].seed or 10**6, pk))
@@ -180,14 +184,29 @@ def stage_standings(stage: Stage) -> StandingsTable:
         extra = ["played", "wins", "draws", "losses"]
         kind = "matches"
     rows: list[Any] = []  # TableRow
+    now = live_levels(stage) if kind == "matches" else {}
     for r in raw:
         values: dict[str, Any] = dict(r.values)
         for key in extra:
             values[key] = r.record.get(key, values.get(key))
-        rows.append(TableRow(rank=r.rank, entry=entries[r.entry], values=values, shared=r.shared))
+        rows.append(TableRow(rank=r.rank, entry=entries[r.entry], values=values, shared=r.shared,
+                             now=now.get(r.entry, "")))
     keys = [k for k in extra if k not in order] + order
     columns = [(k, str(COLUMN_LABELS.get(k, k))) for k in keys]
-    return StandingsTable(stage, columns, rows, kind)
+    return StandingsTable(stage, columns, rows, kind, order[0] if order else "")
+
+
+def live_levels(stage: Stage) -> dict[int, str]:
+    """Entry id → the levels of its match in play in ``stage`` ("5 : 9", its own first)."""
+    out: dict[int, str] = {}
+    for m in Match.objects.filter(stage=stage, status=Match.Status.PLAYING).only("entry0", "entry1", "state"):
+        levels = (m.state or {}).get("levels")
+        if not levels:
+            continue
+        for side, entry_id in ((0, m.entry0_id), (1, m.entry1_id)):
+            if entry_id is not None:
+                out[entry_id] = f"{levels[side]} : {levels[1 - side]}"
+    return out
 
 
 def tournament_standings(tournament: Tournament) -> list[StandingsTable]:

@@ -101,8 +101,8 @@ def _standings_tables(tournament: Tournament) -> list[dict[str, Any]]:
                 row.reached_label = rounds.get(row.reached, "")
             out.append({"stage": table.stage, "kind": table.kind, "rows": rows})
             continue
-        out.append({"stage": table.stage, "kind": table.kind, "columns": table.columns, "rows": [
-            {"rank": row.rank, "shared": row.shared, "entry": row.entry, "name": row.name,
+        out.append({"stage": table.stage, "kind": table.kind, "columns": table.columns, "key": table.key_column, "rows": [
+            {"rank": row.rank, "shared": row.shared, "entry": row.entry, "name": row.name, "now": row.now,
              "cells": [(key, row[key]) for key, _label in table.columns]} for row in rows]})
     if not out:
         out.append({"stage": None, "kind": "elimination", "rows": selectors.elimination_standings(tournament)})
