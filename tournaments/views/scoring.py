@@ -81,8 +81,7 @@ def _hand_form(match: Match, rules: PartnershipRules | None, data: QueryDict | N
     form = HandForm(data, first_hand=not match.hands_played, tournament=match.stage.tournament,
                     ask_a_tricks=_ask_a_tricks(rules, state, state and state.get("dealer")),
                     throw_penalties=bool(rules and rules.throw_penalties),
-                    initial={"version": match.version, "attackers_points": 0, "kitty_points": 0,
-                             "last_trick_winner": "dealer", "last_trick_largest": 1, "trump": ""})
+                    initial={"version": match.version})  # nothing that changes the result is preset
     if "dealer" in form.fields:
         seats = selectors.seat_names(match)
         form.fields["dealer"].choices = [(seat, f"{seat} · {seats[seat]}") for seat in range(4)]
@@ -126,7 +125,8 @@ def _describe(match: Match, result: dict[str, Any], dealer: int) -> dict[str, An
     gaining = result.get("gaining_side")
     winner = result.get("match_winner")
     return {
-        "result": result, "dealer": dealer, "dealer_side": dealer % 2,
+        "result": result, "dealer": dealer, "dealer_side": dealer % 2, "attacking_side": 1 - dealer % 2,
+        "dealer_name": seats[dealer],
         "gaining_entry": match.entry(gaining) if gaining is not None else None, "gaining_side": gaining,
         "level_gain": result.get("level_gain"), "attackers_total": result.get("attackers_total"),
         "deal_changes": result.get("deal_changes"), "levels": new_state.get("levels") or ["", ""],
@@ -175,7 +175,7 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
                 try:
                     done = services.hand_correct(match_id=match.pk, number=d["number"], outcome=correction.outcome(),
                                                  version=d["version"], actor=actor, force=d.get("force", False),
-                                                 trump=d["trump"])
+                                                 trump=correction.trump_code())
                 except ServiceError as exc:
                     add_service_errors(correction, exc.field_errors, HandForm.ALIASES)
                 except StaleVersion:
@@ -195,7 +195,7 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
                 d = form.cleaned_data
                 try:
                     done = services.hand_record(match_id=match.pk, outcome=form.outcome(), version=d["version"],
-                                                actor=actor, dealer=d.get("dealer"), trump=d["trump"])
+                                                actor=actor, dealer=d.get("dealer"), trump=form.trump_code())
                 except ServiceError as exc:
                     add_service_errors(form, exc.field_errors, HandForm.ALIASES)
                 except StaleVersion:
@@ -226,9 +226,18 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
         "playable": match.status in (Match.Status.READY, Match.Status.PLAYING)
         and tournament.status == Tournament.Status.RUNNING,
         "allow_force": is_organizer(request.user, tournament), "first_hand": not match.hands_played,
-        "steps": (-10, -5, 5, 10), "token": match.scorer_token,
+        "steps": (-10, -5, 5, 10), "token": match.scorer_token, "deal": _deal(match),
     }
     return render(request, "tournaments/score.html", context)
+
+
+def _deal(match: Match) -> dict[str, Any] | None:
+    """Who deals the next hand and which side attacks, for the sentence above the form (None before the
+    first hand: the scorer chooses the dealer)."""
+    deal = selectors.next_dealer_preview(match)
+    if deal is None:
+        return None
+    return {**deal, "dealer_name": selectors.seat_names(match)[deal["dealer"]], "attacking_side": 1 - deal["dealer_side"]}
 
 
 def _undo(request: HttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
@@ -255,11 +264,10 @@ def _table_form(match: Match, data: QueryDict | None = None) -> TableHandForm:
     tournament = match.stage.tournament
     seats = [(row["seat"], row["name"]) for row in pages.table_seats(match)]
     initial: dict[str, Any] = {"version": match.version}
-    # No seat is preselected: the dealer (red five: who won the bid) and the declarer are tapped every hand.
+    # Nothing that changes the result is preset: the dealer (red five: who won the bid), the declarer, the
+    # points and who won the last trick are entered every hand.
     if tournament.spec.settlement is Settlement.RED_FIVE:
-        initial.update(dealer_points=0, kitty_points=0, dealer_won_last_trick="no")
         return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial, tournament=tournament)
-    initial.update({f"points_{seat}": 0 for seat, _name in seats})
     return YongzhouHandForm(data, seats=seats, initial=initial, tournament=tournament)
 
 
