@@ -35,6 +35,7 @@ from tournaments.permissions import can_score_match, is_organizer, is_scorer
 from tournaments.selectors import pages
 from tournaments.services import hands as hand_services
 from tournaments.services import table_hands as table_services
+from tournaments.services.corrections import CorrectionPreview, correction_preview
 from tournaments.services.hands import initial_state, score_hand
 from tournaments.views.common import (
     is_individual,
@@ -48,7 +49,7 @@ from variants import Settlement
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@idempotent_page(read_only_actions=("preview",))
+@idempotent_page(read_only_actions=("preview", "correct_preview"))
 def match_score(request: HttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_detail(pk)
     if match is None:
@@ -59,7 +60,7 @@ def match_score(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@idempotent_page(read_only_actions=("preview",))
+@idempotent_page(read_only_actions=("preview", "correct_preview"))
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
     match = pages.match_for_token(token)
     if match is None:
@@ -148,6 +149,7 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
     rules = partnership_rules(tournament) if tournament.variant in PARTNERSHIP_VARIANTS else None
     form = _hand_form(match, rules)
     correction: CorrectionForm | None = None
+    correction_effect: CorrectionPreview | None = None
     preview: dict[str, Any] | None = None
     stale = False
     refused = ""
@@ -164,7 +166,7 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
             if request.htmx:
                 return render(request, "tournaments/_score_preview.html", {"preview": preview, "form": form,
                                                                            "match": match})
-        elif action == "correct":
+        elif action in ("correct", "correct_preview"):
             number = request.POST.get("c-number", "")
             correction = _correction_form(request, match, rules, int(number) if number.isdigit() else 0, request.POST)
             if correction is None:
@@ -172,23 +174,33 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
                 return redirect(base_url)
             if correction.is_valid():
                 d = correction.cleaned_data
-                try:
-                    done = services.hand_correct(match_id=match.pk, number=d["number"], outcome=correction.outcome(),
-                                                 version=d["version"], actor=actor, force=d.get("force", False),
-                                                 trump=correction.trump_code())
-                except ServiceError as exc:
-                    add_service_errors(correction, exc.field_errors, HandForm.ALIASES)
-                except StaleVersion:
-                    stale = True
-                except CorrectionRefused as exc:
-                    refused = str(exc)
-                except NotAllowed as exc:
-                    raise PermissionDenied(str(exc)) from exc
+                correction_effect = _correction_effect(match, correction)
+                if action == "correct_preview" or correction_effect is None:
+                    pass  # show the before/after table (or the figures' errors) and the save button
+                elif correction_effect.later_sides_changed and not request.POST.get("confirm_later"):
+                    correction.add_error(None, _(
+                        "The deal moves to the other side in later hands (%(hands)s): confirm that their figures "
+                        "still hold, or cancel and correct those hands too.")
+                        % {"hands": ", ".join(str(n) for n in correction_effect.later_sides_changed)})
                 else:
-                    messages.success(request, _("Hand %(n)s corrected; the match was recomputed.") % {"n": d["number"]})
-                    for warning in done.warnings:
-                        messages.warning(request, warning)
-                    return redirect(base_url)
+                    try:
+                        done = services.hand_correct(match_id=match.pk, number=d["number"],
+                                                     outcome=correction.outcome(), version=d["version"], actor=actor,
+                                                     force=d.get("force", False), trump=correction.trump_code())
+                    except ServiceError as exc:
+                        add_service_errors(correction, exc.field_errors, HandForm.ALIASES)
+                    except StaleVersion:
+                        stale = True
+                    except CorrectionRefused as exc:
+                        refused = str(exc)
+                    except NotAllowed as exc:
+                        raise PermissionDenied(str(exc)) from exc
+                    else:
+                        messages.success(request, _("Hand %(n)s corrected; the match was recomputed.")
+                                         % {"n": d["number"]})
+                        for warning in done.warnings:
+                            messages.warning(request, warning)
+                        return redirect(base_url)
         else:
             form = _hand_form(match, rules, request.POST)
             if form.is_valid():
@@ -222,6 +234,8 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
     context = {
         "tournament": tournament, **match_context(match), "form": form, "correction": correction,
         "preview": preview, "stale": stale, "refused": refused, "base_url": base_url,
+        "correction_effect": correction_effect,
+        "confirm_later": bool(request.POST.get("confirm_later")) if request.method == "POST" else False,
         "finished": match.status == Match.Status.FINISHED,
         "playable": match.status in (Match.Status.READY, Match.Status.PLAYING)
         and tournament.status == Tournament.Status.RUNNING,
@@ -229,6 +243,15 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
         "steps": (-10, -5, 5, 10), "token": match.scorer_token, "deal": _deal(match),
     }
     return render(request, "tournaments/score.html", context)
+
+
+def _correction_effect(match: Match, correction: CorrectionForm) -> CorrectionPreview | None:
+    """The before/after rows of a correction (nothing written); None with the errors on the form."""
+    try:
+        return correction_preview(match, correction.cleaned_data["number"], correction.outcome())
+    except ServiceError as exc:
+        add_service_errors(correction, exc.field_errors, HandForm.ALIASES)
+        return None
 
 
 def _deal(match: Match) -> dict[str, Any] | None:
@@ -389,7 +412,7 @@ def table_confirm(request: HttpRequest, token: str, side: int) -> HttpResponse:
 # --------------------------------------------------------------------------- the table page without its token
 
 @require_http_methods(["GET", "POST"])
-@idempotent_page(read_only_actions=("preview",))
+@idempotent_page(read_only_actions=("preview", "correct_preview"))
 def table_session(request: HttpRequest, pk: int) -> HttpResponse:
     """The table's scoring page, reached through the session's grant."""
     match, _token = granted_match(request, pk)
