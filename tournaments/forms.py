@@ -17,7 +17,6 @@ from variants import SUIT_SYMBOLS, SUITS
 
 SEAT_CHOICES = [(0, "0"), (1, "1"), (2, "2"), (3, "3")]
 SUIT_CHOICES = [(suit, SUIT_SYMBOLS[suit]) for suit in reversed(SUITS)]  # ♠ ♥ ♣ ♦
-TRUMP_CHOICES = [*SUIT_CHOICES, ("", _("No trump"))]
 LARGEST_CHOICES = [(1, _("single")), (2, _("pair")), (4, _("2-pair tractor")), (6, _("3-pair tractor")),
                    (8, _("4-pair tractor"))]
 YES_NO = [("yes", _("yes")), ("no", _("no"))]
@@ -325,23 +324,41 @@ class AwardForm(forms.Form):
         ]
 
 
+NO_TRUMP = "NT"  # the form's value for "no trump": an empty trump means "not chosen yet"
+TRUMP_CHOICES = [*SUIT_CHOICES, (NO_TRUMP, _("No trump"))]
+
+
+def _must_choose(message: Any) -> dict[str, Any]:
+    return {"required": message}
+
+
 class HandForm(forms.Form):
-    """The figures of one hand of tractor or chaodi (RULES.md §7), as a scorer enters them at the table."""
+    """The figures of one hand of tractor or chaodi (RULES.md §7), as a scorer enters them at the table.
+
+    Nothing that changes the result is filled in beforehand: the trump, the points, the kitty and who won
+    the last trick are chosen every hand (an empty one is refused), so a hurried tap cannot save a
+    plausible wrong hand."""
 
     version = forms.IntegerField(widget=forms.HiddenInput)
     dealer = forms.TypedChoiceField(label=_("Dealer of the first hand (seat)"), choices=SEAT_CHOICES, coerce=int,
                                     required=False, empty_value=None, widget=BigRadio)
-    trump = forms.ChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, required=False, widget=BigRadio)
+    trump = forms.ChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, widget=BigRadio,
+                              error_messages=_must_choose(_("Choose the trump suit, or “No trump”.")))
     attackers_points = forms.IntegerField(
-        label=_("Attackers' trick points (without the kitty)"), initial=0,
+        label=_("Attackers' trick points (without the kitty)"),
+        error_messages=_must_choose(_("Enter the attackers' trick points (0 if they took none).")),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 5, "min": 0, "class": "big-number"}))
     kitty_points = forms.IntegerField(
-        label=_("Kitty points"), initial=0,
+        label=_("Kitty points"), error_messages=_must_choose(_("Enter the points in the kitty (0 if none).")),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 5, "min": 0, "class": "big-number"}))
-    last_trick_winner = forms.ChoiceField(label=_("Last trick won by"), initial="dealer", widget=BigRadio,
-                                          choices=[("dealer", _("dealer side")), ("attackers", _("attackers"))])
+    last_trick_winner = forms.ChoiceField(label=_("Last trick won by"), widget=BigRadio,
+                                          choices=[("dealer", _("dealer side")), ("attackers", _("attackers"))],
+                                          error_messages=_must_choose(_("Say which side won the last trick.")))
     last_trick_largest = forms.TypedChoiceField(label=_("Largest component of the last trick's winning play"),
-                                                choices=LARGEST_CHOICES, coerce=int, initial=1, widget=BigRadio)
+                                                choices=LARGEST_CHOICES, coerce=int, required=False,
+                                                empty_value=None, widget=BigRadio,
+                                                help_text=_("Only when the attackers won the last trick: the kitty "
+                                                            "counts by it."))
     a_first_trick = forms.ChoiceField(label=_("Dealer side played an A in the first trick"), choices=YES_NO,
                                       required=False, widget=BigRadio)
     a_last_trick = forms.ChoiceField(label=_("Dealer side played an A in the last trick"), choices=YES_NO,
@@ -371,6 +388,10 @@ class HandForm(forms.Form):
         if not ask_a_tricks:
             del self.fields["a_first_trick"]
             del self.fields["a_last_trick"]
+        else:  # asked only at the top level, where they decide whether the dealer side passes it
+            for name in ("a_first_trick", "a_last_trick"):
+                self.fields[name].required = True
+                self.fields[name].error_messages["required"] = _("Answer yes or no: it decides the level.")
         if not throw_penalties:
             del self.fields["throw_penalties"]
 
@@ -379,7 +400,7 @@ class HandForm(forms.Form):
         """A stored hand's figures as the form's initial values (for a correction)."""
         last = outcome.get("last_trick") or {}
         initial: dict[str, Any] = {
-            "trump": trump, "attackers_points": outcome.get("attackers_points", 0),
+            "trump": trump or NO_TRUMP, "attackers_points": outcome.get("attackers_points", 0),
             "kitty_points": outcome.get("kitty_points", 0), "last_trick_winner": last.get("winner", "dealer"),
             "last_trick_largest": last.get("largest") or 1, "throw_penalties": outcome.get("throw_penalties", 0),
         }
@@ -387,6 +408,29 @@ class HandForm(forms.Form):
             if key in outcome:
                 initial[key] = "yes" if outcome[key] else "no"
         return initial
+
+    def required_fields(self) -> list[dict[str, Any]]:
+        """The fields the save button waits for (the page's script; the server refuses them empty anyway):
+        their posted names and labels, and when one is needed only after another's answer."""
+        fields = [{"name": self.add_prefix(name), "label": field.label} for name, field in self.fields.items()
+                  if field.required and not isinstance(field.widget, forms.HiddenInput)]
+        if "last_trick_largest" in self.fields:
+            fields.append({"name": self.add_prefix("last_trick_largest"),
+                           "label": self.fields["last_trick_largest"].label,
+                           "when": self.add_prefix("last_trick_winner"), "when_value": "attackers"})
+        return fields
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        if d.get("last_trick_winner") == "attackers" and d.get("last_trick_largest") is None:
+            self.add_error("last_trick_largest", _("The attackers won the last trick: say how large its winning "
+                                                   "play was (the kitty counts by it)."))
+        return d
+
+    def trump_code(self) -> str:
+        """The trump as the services take it ("" for no trump)."""
+        trump = self.cleaned_data.get("trump") or ""
+        return "" if trump == NO_TRUMP else trump
 
     def outcome(self) -> dict[str, Any]:
         """The ``outcome`` object of the scoring API."""
@@ -452,6 +496,11 @@ class TableHandForm(forms.Form):
             for message in messages:
                 self.add_error(name, message)
 
+    def required_fields(self) -> list[dict[str, Any]]:
+        """The fields the save button waits for (see HandForm.required_fields)."""
+        return [{"name": self.add_prefix(name), "label": field.label} for name, field in self.fields.items()
+                if field.required and not isinstance(field.widget, forms.HiddenInput)]
+
     def outcome(self) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -463,11 +512,14 @@ class RedFiveHandForm(TableHandForm):
     dealer = forms.TypedChoiceField(label=_("Dealer (won the bid)"), coerce=int, widget=BigRadio)
     bid = forms.IntegerField(label=_("Bid"), widget=_big_number())
     trump = forms.ChoiceField(label=_("Trump"), choices=SUIT_CHOICES, widget=BigRadio)
-    dealer_points = forms.IntegerField(label=_("Dealer's trick points (without the kitty)"), initial=0,
-                                       widget=_big_number())
-    kitty_points = forms.IntegerField(label=_("Kitty points"), initial=0, widget=_big_number())
-    dealer_won_last_trick = forms.ChoiceField(label=_("Dealer won the last trick"), choices=YES_NO, initial="no",
-                                              widget=BigRadio)
+    dealer_points = forms.IntegerField(
+        label=_("Dealer's trick points (without the kitty)"), widget=_big_number(),
+        error_messages=_must_choose(_("Enter the dealer's trick points (0 if none).")))
+    kitty_points = forms.IntegerField(label=_("Kitty points"), widget=_big_number(),
+                                      error_messages=_must_choose(_("Enter the points in the kitty (0 if none).")))
+    dealer_won_last_trick = forms.ChoiceField(
+        label=_("Dealer won the last trick"), choices=YES_NO, widget=BigRadio,
+        error_messages=_must_choose(_("Say whether the dealer won the last trick.")))
     stepped = ("bid", "dealer_points", "kitty_points")
 
     def __init__(self, *args: Any, decks: int = 2, **kwargs: Any) -> None:
@@ -515,8 +567,8 @@ class YongzhouHandForm(TableHandForm):
         for seat, name in self.seats:
             self.fields[f"points_{seat}"] = forms.IntegerField(
                 label=_("Points of %(seat)s (%(name)s)") % {"seat": seat_label(self.tournament, seat), "name": name},
-                initial=0,
-                widget=_big_number(max=300))
+                widget=_big_number(max=300),
+                error_messages=_must_choose(_("Enter this player's points (0 if none).")))
         self.stepped = tuple(f"points_{seat}" for seat, _name in self.seats)
         self.fields["tie_break"] = forms.TypedChoiceField(
             label=_("Only if several players tie for the most points: who is dealt to first next hand"),

@@ -12,6 +12,7 @@ urlpatterns = [
     path("tournaments/import/", manage.tournament_import, name="tournament-import"),
     path("tournaments/<int:pk>/", public.tournament_detail, name="tournament-detail"),
     path("tournaments/<int:pk>/bracket/", public.tournament_bracket, name="tournament-bracket"),
+    path("tournaments/<int:pk>/changes", public.tournament_changes, name="tournament-changes"),
     path("tournaments/<int:pk>/tables/", public.tournament_tables, name="tournament-tables"),
     path("tournaments/<int:pk>/standings/", public.tournament_standings, name="tournament-standings"),
     path("tournaments/<int:pk>/standings/<int:stage>/csv/", public.standings_csv, name="standings-csv"),
@@ -24,7 +25,6 @@ urlpatterns = [
     path("table/<int:pk>/", scoring.table_session, name="table-session"),
     path("table/<int:pk>/confirm/<int:side>/", scoring.table_session_confirm, name="table-session-confirm"),
 ]
-urlpatterns += trick_urlpatterns
 urlpatterns += trick_urlpatterns
 urlpatterns += [
     path("tournaments/<int:pk>/staff/", staff.staff_page, name="tournament-staff"),

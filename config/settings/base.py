@@ -220,6 +220,12 @@ CELERY_BEAT_SCHEDULE = {
 # On-demand PDFs: kept in the cache (per document, language and results stamp) for this many seconds;
 # anonymous visitors may fetch this many PDFs a minute per address (429 with Retry-After beyond).
 PDF_CACHE_SECONDS = env.int("PDF_CACHE_SECONDS", default=3600)
+# Django's cache also carries each tournament's change stamp, which the live pages poll every second. The
+# default (process memory) suits one process; with several web processes set CACHE_URL (redis://…) so
+# they share the stamps.
+CACHE_URL = env.str("CACHE_URL", default="")
+if CACHE_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
 PDF_ANON_PER_MINUTE = env.int("PDF_ANON_PER_MINUTE", default=6)
 # Opening a table's link /t/<token>/ grants that table to the browser's session for this many hours
 # (the page is then /table/<id>/, without the token).

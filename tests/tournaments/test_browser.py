@@ -27,6 +27,14 @@ def log_in(page: Any, base: str, username: str) -> None:
     page.wait_for_url(f"{base}/")
 
 
+def shut_out(page: Any) -> None:
+    """Enter a hand the dealer side wins without conceding a point (♠ trump)."""
+    page.locator("label[for=id_trump_0]").click()
+    page.fill("#id_attackers_points", "0")
+    page.fill("#id_kitty_points", "0")
+    page.locator("label[for=id_last_trick_winner_0]").click()
+
+
 def test_an_organizer_creates_an_eight_team_tournament_and_starts_it(page: Any, live_server: Any) -> None:
     get_user_model().objects.create_user("organizer", password=PASSWORD)
     base = live_server.url
@@ -79,8 +87,13 @@ def test_a_scorer_on_a_phone_records_hands_until_the_match_ends(phone_page: Any,
     save = page.locator("#save-hand")
     assert save.bounding_box()["height"] >= 56
 
+    # Nothing that changes the result is preset: the save button waits, and says what is missing.
+    assert save.is_disabled() and page.locator("[data-save-gate]").is_visible()
     page.locator("label[for=id_dealer_0]").click()  # seat 0 deals the first hand
     page.locator("label[for=id_trump_1]").click()  # ♥
+    page.fill("#id_kitty_points", "0")
+    page.locator("label[for=id_last_trick_winner_0]").click()  # the dealer side
+    assert save.is_disabled() and page.locator("[data-field=attackers_points]").is_visible()
     # The +5 / −5 steppers change the figure, and the preview follows through htmx.
     page.locator("#field-attackers_points button[data-step='5']").click()
     page.locator("#field-attackers_points button[data-step='5']").click()
@@ -88,6 +101,9 @@ def test_a_scorer_on_a_phone_records_hands_until_the_match_ends(phone_page: Any,
     page.locator("#preview .preview[data-level-gain='2'][data-gaining-side='0']").wait_for()
     page.locator("#field-attackers_points button[data-step='-10']").click()
     page.locator("#preview .preview[data-level-gain='3']").wait_for()
+    assert save.is_enabled() and page.locator("[data-save-gate]").is_hidden()
+    if SCREENSHOTS:
+        page.screenshot(path=f"{SCREENSHOTS}/phone-score-preview-zh.png", full_page=True)
     with page.expect_navigation():
         save.click()
     assert HandRecord.objects.filter(match=match).count() == 1
@@ -95,7 +111,8 @@ def test_a_scorer_on_a_phone_records_hands_until_the_match_ends(phone_page: Any,
     for number in (2, 3, 4):
         # "Hand 2" or, on this zh-CN phone, "第 2 局"
         assert str(number) in page.locator(".hand-form h2").inner_text().split()
-        page.locator("label[for=id_trump_0]").click()
+        assert "坐庄" in page.locator("#deal-line").inner_text()  # who deals and who attacks, in words
+        shut_out(page)
         if number == 4:
             page.locator("#preview .preview[data-winner='0']").wait_for()
         with page.expect_navigation():
@@ -168,7 +185,7 @@ def test_one_swiss_round_from_pairing_to_standings(page: Any, phone_page: Any, l
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         phone.locator("label[for=id_dealer_0]").click()  # seat 0 deals: side 0 shuts the attackers out
         for number in (1, 2, 3, 4):
-            phone.locator("label[for=id_trump_0]").click()
+            shut_out(phone)
             if number == 4:
                 phone.locator("#preview .preview[data-winner='0']").wait_for()
             with phone.expect_navigation():

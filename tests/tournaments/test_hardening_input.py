@@ -149,7 +149,7 @@ def test_a_unique_key_taken_by_a_concurrent_create_is_a_409_with_a_code(organize
     api = api_for(organizer)
     tournament = make_tournament(owner=organizer, teams=2, start=False)
     clash = IntegrityError("UNIQUE constraint failed: tournaments_stage.tournament_id, tournaments_stage.number")
-    with mock.patch("tournaments.apis.stage_create", side_effect=clash):
+    with mock.patch("tournaments.services.stages.stage_create", side_effect=clash):
         answer = api.post("/api/v1/stages/", {"tournament": tournament.pk, "format": "swiss", "rounds": 1},
                           format="json")
     assert answer.status_code == 409, answer.content

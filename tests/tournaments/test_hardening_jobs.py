@@ -16,6 +16,7 @@ from tests.tournaments.factories import SHUTOUT, play_hand
 from tests.tournaments.test_documents import Fixture
 from tournaments import documents as docs
 from tournaments.models import PrintJob
+from tournaments.services import printing
 from tournaments.tasks import PRINT_TIME_LIMIT
 
 
@@ -26,7 +27,7 @@ def cup(db: None) -> Fixture:
 
 def test_a_running_job_without_progress_past_the_time_limit_fails_and_can_be_retried(
         client: Any, cup: Fixture, django_capture_on_commit_callbacks: Any) -> None:
-    job = docs.print_job_create(tournament=cup.tournament, kind="table-cards", params={"round": cup.round.pk})
+    job = printing.print_job_create(tournament=cup.tournament, kind="table-cards", params={"round": cup.round.pk})
     PrintJob.objects.filter(pk=job.pk).update(status="running", progress=0, file=None,
                                               updated_at=timezone.now() - timedelta(seconds=PRINT_TIME_LIMIT + 60))
     fresh = PrintJob.objects.create(tournament=cup.tournament, kind="standings", status="running", total=1)

@@ -151,7 +151,7 @@ def test_bracket_draws_rounds_and_highlights_winners(client: Client, finished: T
 def test_standings_refresh_themselves_with_an_htmx_partial(client: Client, finished: Tournament) -> None:
     url = reverse("tournament-standings", args=[finished.pk])
     html = client.get(url).content.decode()
-    assert 'hx-trigger="every 10s"' in html and f'hx-get="{url}"' in html
+    assert 'hx-trigger="tournament-changed from:body, every 60s"' in html and f'hx-get="{url}"' in html
     response = client.get(url, headers={"HX-Request": "true"})
     partial = response.content.decode()
     assert "<html" not in partial and "队1 Team1" in partial

@@ -4,7 +4,10 @@ changes (a hand, a result, a correction, an entry, a stage, the tournament's det
 from __future__ import annotations
 
 import hashlib
+import secrets
+import time
 
+from django.core.cache import cache
 from django.db.models import Count, Max, Sum
 
 from tournaments.models import Adjustment, Entry, Match, Stage, Tournament
@@ -24,3 +27,25 @@ def results_stamp(tournament: Tournament | None) -> str:
         Adjustment.objects.filter(tournament=tournament).aggregate(n=Count("id"), t=Max("updated_at")),
     ]
     return hashlib.sha256(repr(figures).encode()).hexdigest()[:32]
+
+
+# --------------------------------------------------------------------------- the live pages' change stamp
+
+def changes_key(tournament_id: int) -> str:
+    return f"tournament-changes:{tournament_id}"
+
+
+def changes_stamp(tournament_id: int) -> str:
+    """The tournament's change stamp, from Django's cache alone (no database query): an opaque string
+    that :func:`tournaments.services.common.touch_tournament` replaces after every committed write. A
+    tournament with no stamp yet (a fresh cache) gets one, so every process answers the same from now on."""
+    key = changes_key(tournament_id)
+    stamp = cache.get(key)
+    if stamp is None:
+        cache.add(key, new_stamp(), timeout=None)
+        stamp = cache.get(key) or ""
+    return str(stamp)
+
+
+def new_stamp() -> str:
+    return f"{time.time_ns():x}{secrets.token_hex(2)}"

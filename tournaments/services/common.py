@@ -7,11 +7,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import NotAllowed, ServiceError, StaleVersion
 from tournaments.models import AuditEntry, Match, Tournament
 from tournaments.permissions import is_organizer
+from tournaments.selectors.stamps import changes_key, new_stamp
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,18 @@ def audit(*, actor: Actor, action: str, tournament: Tournament | None, target: s
           data: Mapping[str, Any] | None = None) -> None:
     AuditEntry.objects.create(tournament=tournament, actor=actor.user_or_none, via=actor.via, action=action,
                               target=target, data=dict(data or {}))
+    if tournament is not None:
+        # Every write audits, so this one hook tells the live pages about every hand recorded,
+        # corrected or undone, every result and confirmation — once the transaction has committed.
+        tournament_id = tournament.pk
+        transaction.on_commit(lambda: touch_tournament(tournament_id))
+
+
+def touch_tournament(tournament_id: int) -> str:
+    """Give the tournament a new change stamp in the cache (the live pages poll it every second)."""
+    stamp = new_stamp()
+    cache.set(changes_key(tournament_id), stamp, timeout=None)
+    return stamp
 
 
 def require_organizer(actor: Actor, tournament: Tournament) -> None:

@@ -27,3 +27,14 @@ def seat_short(seat: Any, tournament: Any) -> str:
 def side_label(side: Any, match: Any) -> str:
     """``{{ side|side_label:match }}`` → the side's team name (``side 1`` while it is empty)."""
     return labels.side_label(match, side)
+
+
+@register.inclusion_tag("tournaments/_live_changes.html")
+def live_changes(tournament: Any) -> dict[str, Any]:
+    """``{% live_changes tournament %}`` → the marker the live pages' script polls (``js/live-changes.js``):
+    the tournament's change stamp as the page was drawn, and the URL that says when it moves."""
+    from django.urls import reverse
+
+    from tournaments.selectors.stamps import changes_stamp
+
+    return {"url": reverse("tournament-changes", args=[tournament.pk]), "stamp": changes_stamp(tournament.pk)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -15,6 +15,7 @@ from tournaments import selectors
 from tournaments.models import Entry, Match, Stage, Tournament
 from tournaments.permissions import can_view
 from tournaments.selectors import pages, people
+from tournaments.selectors.stamps import changes_stamp
 from tournaments.services import transfer as transfer_services
 from tournaments.views.common import (
     match_context,
@@ -71,6 +72,20 @@ def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
     response = render(request, template, {"tournament": tournament, "stages": stages, "sections": sections,
                                           **roles(request, tournament)})
     return stop_polling_when(request, response, tournament.status == Tournament.Status.FINISHED)
+
+
+@require_safe
+def tournament_changes(request: HttpRequest, pk: int) -> HttpResponse:
+    """Whether anything of the tournament changed since the stamp ``since``, answered from the cache alone
+    (no database query: the live pages ask it every second): 204 while it is the same, else the new
+    stamp as JSON. It says nothing but that something changed; the fragments then fetched check who may see them."""
+    stamp = changes_stamp(pk)
+    if request.GET.get("since", "") == stamp:
+        response = HttpResponse(status=204)
+    else:
+        response = JsonResponse({"stamp": stamp})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_safe

@@ -35,6 +35,7 @@ from tournaments.permissions import can_score_match, is_organizer, is_scorer
 from tournaments.selectors import pages
 from tournaments.services import hands as hand_services
 from tournaments.services import table_hands as table_services
+from tournaments.services.corrections import CorrectionPreview, correction_preview
 from tournaments.services.hands import initial_state, score_hand
 from tournaments.views.common import (
     is_individual,
@@ -48,7 +49,7 @@ from variants import Settlement
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@idempotent_page(read_only_actions=("preview",))
+@idempotent_page(read_only_actions=("preview", "correct_preview"))
 def match_score(request: HttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_detail(pk)
     if match is None:
@@ -59,7 +60,7 @@ def match_score(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@idempotent_page(read_only_actions=("preview",))
+@idempotent_page(read_only_actions=("preview", "correct_preview"))
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
     match = pages.match_for_token(token)
     if match is None:
@@ -81,8 +82,7 @@ def _hand_form(match: Match, rules: PartnershipRules | None, data: QueryDict | N
     form = HandForm(data, first_hand=not match.hands_played, tournament=match.stage.tournament,
                     ask_a_tricks=_ask_a_tricks(rules, state, state and state.get("dealer")),
                     throw_penalties=bool(rules and rules.throw_penalties),
-                    initial={"version": match.version, "attackers_points": 0, "kitty_points": 0,
-                             "last_trick_winner": "dealer", "last_trick_largest": 1, "trump": ""})
+                    initial={"version": match.version})  # nothing that changes the result is preset
     if "dealer" in form.fields:
         seats = selectors.seat_names(match)
         form.fields["dealer"].choices = [(seat, f"{seat} · {seats[seat]}") for seat in range(4)]
@@ -126,7 +126,8 @@ def _describe(match: Match, result: dict[str, Any], dealer: int) -> dict[str, An
     gaining = result.get("gaining_side")
     winner = result.get("match_winner")
     return {
-        "result": result, "dealer": dealer, "dealer_side": dealer % 2,
+        "result": result, "dealer": dealer, "dealer_side": dealer % 2, "attacking_side": 1 - dealer % 2,
+        "dealer_name": seats[dealer],
         "gaining_entry": match.entry(gaining) if gaining is not None else None, "gaining_side": gaining,
         "level_gain": result.get("level_gain"), "attackers_total": result.get("attackers_total"),
         "deal_changes": result.get("deal_changes"), "levels": new_state.get("levels") or ["", ""],
@@ -148,6 +149,7 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
     rules = partnership_rules(tournament) if tournament.variant in PARTNERSHIP_VARIANTS else None
     form = _hand_form(match, rules)
     correction: CorrectionForm | None = None
+    correction_effect: CorrectionPreview | None = None
     preview: dict[str, Any] | None = None
     stale = False
     refused = ""
@@ -164,7 +166,7 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
             if request.htmx:
                 return render(request, "tournaments/_score_preview.html", {"preview": preview, "form": form,
                                                                            "match": match})
-        elif action == "correct":
+        elif action in ("correct", "correct_preview"):
             number = request.POST.get("c-number", "")
             correction = _correction_form(request, match, rules, int(number) if number.isdigit() else 0, request.POST)
             if correction is None:
@@ -172,30 +174,40 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
                 return redirect(base_url)
             if correction.is_valid():
                 d = correction.cleaned_data
-                try:
-                    done = services.hand_correct(match_id=match.pk, number=d["number"], outcome=correction.outcome(),
-                                                 version=d["version"], actor=actor, force=d.get("force", False),
-                                                 trump=d["trump"])
-                except ServiceError as exc:
-                    add_service_errors(correction, exc.field_errors, HandForm.ALIASES)
-                except StaleVersion:
-                    stale = True
-                except CorrectionRefused as exc:
-                    refused = str(exc)
-                except NotAllowed as exc:
-                    raise PermissionDenied(str(exc)) from exc
+                correction_effect = _correction_effect(match, correction)
+                if action == "correct_preview" or correction_effect is None:
+                    pass  # show the before/after table (or the figures' errors) and the save button
+                elif correction_effect.later_sides_changed and not request.POST.get("confirm_later"):
+                    correction.add_error(None, _(
+                        "The deal moves to the other side in later hands (%(hands)s): confirm that their figures "
+                        "still hold, or cancel and correct those hands too.")
+                        % {"hands": ", ".join(str(n) for n in correction_effect.later_sides_changed)})
                 else:
-                    messages.success(request, _("Hand %(n)s corrected; the match was recomputed.") % {"n": d["number"]})
-                    for warning in done.warnings:
-                        messages.warning(request, warning)
-                    return redirect(base_url)
+                    try:
+                        done = services.hand_correct(match_id=match.pk, number=d["number"],
+                                                     outcome=correction.outcome(), version=d["version"], actor=actor,
+                                                     force=d.get("force", False), trump=correction.trump_code())
+                    except ServiceError as exc:
+                        add_service_errors(correction, exc.field_errors, HandForm.ALIASES)
+                    except StaleVersion:
+                        stale = True
+                    except CorrectionRefused as exc:
+                        refused = str(exc)
+                    except NotAllowed as exc:
+                        raise PermissionDenied(str(exc)) from exc
+                    else:
+                        messages.success(request, _("Hand %(n)s corrected; the match was recomputed.")
+                                         % {"n": d["number"]})
+                        for warning in done.warnings:
+                            messages.warning(request, warning)
+                        return redirect(base_url)
         else:
             form = _hand_form(match, rules, request.POST)
             if form.is_valid():
                 d = form.cleaned_data
                 try:
                     done = services.hand_record(match_id=match.pk, outcome=form.outcome(), version=d["version"],
-                                                actor=actor, dealer=d.get("dealer"), trump=d["trump"])
+                                                actor=actor, dealer=d.get("dealer"), trump=form.trump_code())
                 except ServiceError as exc:
                     add_service_errors(form, exc.field_errors, HandForm.ALIASES)
                 except StaleVersion:
@@ -222,13 +234,33 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
     context = {
         "tournament": tournament, **match_context(match), "form": form, "correction": correction,
         "preview": preview, "stale": stale, "refused": refused, "base_url": base_url,
+        "correction_effect": correction_effect,
+        "confirm_later": bool(request.POST.get("confirm_later")) if request.method == "POST" else False,
         "finished": match.status == Match.Status.FINISHED,
         "playable": match.status in (Match.Status.READY, Match.Status.PLAYING)
         and tournament.status == Tournament.Status.RUNNING,
         "allow_force": is_organizer(request.user, tournament), "first_hand": not match.hands_played,
-        "steps": (-10, -5, 5, 10), "token": match.scorer_token,
+        "steps": (-10, -5, 5, 10), "token": match.scorer_token, "deal": _deal(match),
     }
     return render(request, "tournaments/score.html", context)
+
+
+def _correction_effect(match: Match, correction: CorrectionForm) -> CorrectionPreview | None:
+    """The before/after rows of a correction (nothing written); None with the errors on the form."""
+    try:
+        return correction_preview(match, correction.cleaned_data["number"], correction.outcome())
+    except ServiceError as exc:
+        add_service_errors(correction, exc.field_errors, HandForm.ALIASES)
+        return None
+
+
+def _deal(match: Match) -> dict[str, Any] | None:
+    """Who deals the next hand and which side attacks, for the sentence above the form (None before the
+    first hand: the scorer chooses the dealer)."""
+    deal = selectors.next_dealer_preview(match)
+    if deal is None:
+        return None
+    return {**deal, "dealer_name": selectors.seat_names(match)[deal["dealer"]], "attacking_side": 1 - deal["dealer_side"]}
 
 
 def _undo(request: HttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
@@ -255,11 +287,10 @@ def _table_form(match: Match, data: QueryDict | None = None) -> TableHandForm:
     tournament = match.stage.tournament
     seats = [(row["seat"], row["name"]) for row in pages.table_seats(match)]
     initial: dict[str, Any] = {"version": match.version}
-    # No seat is preselected: the dealer (red five: who won the bid) and the declarer are tapped every hand.
+    # Nothing that changes the result is preset: the dealer (red five: who won the bid), the declarer, the
+    # points and who won the last trick are entered every hand.
     if tournament.spec.settlement is Settlement.RED_FIVE:
-        initial.update(dealer_points=0, kitty_points=0, dealer_won_last_trick="no")
         return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial, tournament=tournament)
-    initial.update({f"points_{seat}": 0 for seat, _name in seats})
     return YongzhouHandForm(data, seats=seats, initial=initial, tournament=tournament)
 
 
@@ -381,7 +412,7 @@ def table_confirm(request: HttpRequest, token: str, side: int) -> HttpResponse:
 # --------------------------------------------------------------------------- the table page without its token
 
 @require_http_methods(["GET", "POST"])
-@idempotent_page(read_only_actions=("preview",))
+@idempotent_page(read_only_actions=("preview", "correct_preview"))
 def table_session(request: HttpRequest, pk: int) -> HttpResponse:
     """The table's scoring page, reached through the session's grant."""
     match, _token = granted_match(request, pk)
