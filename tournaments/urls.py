@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments.trick_urls import urlpatterns as trick_urlpatterns
-from tournaments.views import manage, public, scoring
+from tournaments.views import manage, public, scoring, venue
 
 urlpatterns = [
     path("players/", public.player_list, name="player-list"),
@@ -21,8 +21,8 @@ urlpatterns = [
     path("matches/<int:pk>/score/", scoring.match_score, name="match-score"),
     path("t/<str:token>/", scoring.table_link, name="table-link"),
     path("t/<str:token>/confirm/<int:side>/", scoring.table_confirm, name="table-confirm"),
+    path("v/<str:token>/", venue.venue_link, name="venue-link"),
     path("table/<int:pk>/", scoring.table_session, name="table-session"),
     path("table/<int:pk>/confirm/<int:side>/", scoring.table_session_confirm, name="table-session-confirm"),
 ]
-urlpatterns += trick_urlpatterns
 urlpatterns += trick_urlpatterns
