@@ -466,6 +466,31 @@ class TableSeat(models.Model):
         return f"{self.match_id} seat {self.seat}: {self.entry}"
 
 
+class VenueTable(TimeStamped):
+    """A physical table of a tournament and its permanent link (``/v/<token>/``, printed as a QR code on
+    the table card): for the whole event it opens whatever match or individual table is played there now
+    (:attr:`Match.table` is the number). Revoking keeps the row, so that the old link says it was
+    revoked; reissuing revokes it and adds a new row with a new token for the same number."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="venue_tables")
+    number = models.PositiveIntegerField(_("table"))
+    token = models.CharField(_("table link token"), max_length=64, default=new_token, unique=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number", "-id"]
+        verbose_name = _("venue table")
+        verbose_name_plural = _("venue tables")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], condition=Q(revoked_at__isnull=True),
+                                    name="venue_table_one_live_link"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="venue_table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} table {self.number}"
+
+
 class PrintJob(TimeStamped):
     """A document rendered to PDF, on demand or in bulk by a Celery task; the file is kept."""
 

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments.trick_urls import urlpatterns as trick_urlpatterns
-from tournaments.views import manage, public, scoring, staff
+from tournaments.views import manage, public, scoring, staff, venue
 
 urlpatterns = [
     path("players/", public.player_list, name="player-list"),
@@ -22,6 +22,7 @@ urlpatterns = [
     path("matches/<int:pk>/score/", scoring.match_score, name="match-score"),
     path("t/<str:token>/", scoring.table_link, name="table-link"),
     path("t/<str:token>/confirm/<int:side>/", scoring.table_confirm, name="table-confirm"),
+    path("v/<str:token>/", venue.venue_link, name="venue-link"),
     path("table/<int:pk>/", scoring.table_session, name="table-session"),
     path("table/<int:pk>/confirm/<int:side>/", scoring.table_session_confirm, name="table-session-confirm"),
 ]

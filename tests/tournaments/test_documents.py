@@ -114,10 +114,11 @@ def test_standings_pdf_has_ranks_ties_and_figures(cup: Fixture) -> None:
     pdf, _pages = docs.pdf_bytes(docs.StandingsDocument(tournament=cup.tournament, stage=cup.stage))
     text, _ = pdf_text(pdf)
     lines = [re.sub(r"\s+", " ", line).strip() for line in text.splitlines()]
-    # rank, name, place, played, wins, lost, level difference
-    assert "1 王小明 & 李华 1 1 0 +12" in lines
-    assert {"2 Zoë & Ali 0 0 0 0", "2 张伟 & 刘洋 0 0 0 0"} <= set(lines)
-    assert "4 Bob & Carol 1 0 1 -12" in lines
+    # rank, name, place (every entry: the three still in play can reach 1st–3rd, the one out is 4th),
+    # played, wins, lost, level difference
+    assert "1 王小明 & 李华 1–3 1 1 0 +12" in lines
+    assert {"2 Zoë & Ali 1–3 0 0 0 0", "2 张伟 & 刘洋 1–3 0 0 0 0"} <= set(lines)
+    assert "4 Bob & Carol 4 1 0 1 -12" in lines
     for heading in ("Rank", "Place", "Played", "Wins", "Lost", "Level diff.", "排名表"):
         assert heading in text
 

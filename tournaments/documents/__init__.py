@@ -9,6 +9,8 @@ from tournaments.documents.base import (
     Column,
     Document,
     DocumentError,
+    content_disposition,
+    file_names,
     qr_data_uri,
     site_url,
 )
@@ -22,7 +24,7 @@ from tournaments.documents.kinds import (
     tournament_round,
     tournament_stage,
 )
-from tournaments.documents.seating import SeatingDocument, TableCardsDocument
+from tournaments.documents.seating import SeatingDocument, TableCardsDocument, VenueCardsDocument
 from tournaments.documents.sheets import BlankSheetsDocument, ScoreSheetsDocument, sheet_columns
 from tournaments.documents.slips import ResultSlipDocument
 from tournaments.documents.standings import StandingsDocument
@@ -41,7 +43,10 @@ __all__ = [
     "SeatingDocument",
     "StandingsDocument",
     "TableCardsDocument",
+    "VenueCardsDocument",
+    "content_disposition",
     "document_from_params",
+    "file_names",
     "last_knockout",
     "match_for_print",
     "pdf_bytes",

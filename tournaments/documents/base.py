@@ -77,6 +77,41 @@ def table_link_path(token: str) -> str:
         return f"/t/{token}/"
 
 
+def venue_link_path(token: str) -> str:
+    """A physical table's permanent link (``/v/<token>/``), printed on its table card."""
+    try:
+        return reverse("venue-link", args=[token])
+    except NoReverseMatch:
+        return f"/v/{token}/"
+
+
+def file_names(tournament: Tournament | None, kind: str, detail: str = "") -> tuple[str, str]:
+    """The file name of a printed document: the tournament's name and what it is
+    (``demo-open-2026-standings.pdf``), as ASCII and in full Unicode (``filename*``). A name without
+    Latin letters or digits (``春季赛``) falls back to ``tournament-<id>-standings.pdf`` in ASCII."""
+    name = tournament.name if tournament is not None else ""
+    ascii_name = slugify(name)[:60].strip("-")
+    if not ascii_name and tournament is not None:
+        ascii_name = f"tournament-{tournament.pk}"
+    unicode_name = slugify(name, allow_unicode=True)[:60].strip("-") or ascii_name
+    tail = [kind, slugify(detail)] if detail else [kind]
+    ascii_file = "-".join(p for p in [ascii_name, *tail] if p) + ".pdf"
+    unicode_file = "-".join(p for p in [unicode_name, *tail] if p) + ".pdf"
+    return ascii_file, unicode_file
+
+
+def content_disposition(names: tuple[str, str], disposition: str = "inline") -> str:
+    """``inline; filename="…"; filename*=UTF-8''…`` (RFC 6266): browsers that read ``filename*`` save
+    the Chinese name."""
+    from urllib.parse import quote
+
+    ascii_file, unicode_file = names
+    header = f'{disposition}; filename="{ascii_file}"'
+    if unicode_file != ascii_file:
+        header += f"; filename*=UTF-8''{quote(unicode_file, safe='')}"
+    return header
+
+
 def qr_data_uri(text: str) -> str:
     """A QR code of ``text`` as a PNG data URI, one pixel per module: the sheet scales it up with
     ``image-rendering: pixelated`` so it stays sharp (a PNG draws far faster in WeasyPrint than SVG)."""
@@ -194,10 +229,20 @@ class Document:
         """The parts a bulk run counts (tables, cards); one part by default."""
         return [None]
 
+    def filename_detail(self) -> str:
+        """What the file name adds after the kind (a round, a match); nothing by default."""
+        return ""
+
     # shared
+    def file_names(self) -> tuple[str, str]:
+        """The ASCII and the Unicode file name (:func:`file_names`); without a tournament, the title."""
+        if self.tournament is None:
+            ascii_file = "-".join(p for p in [self.kind, slugify(self.title)[:60]] if p) + ".pdf"
+            return ascii_file, ascii_file
+        return file_names(self.tournament, self.kind, self.filename_detail())
+
     def filename(self) -> str:
-        parts = [self.kind, slugify(self.title, allow_unicode=False)[:60]]
-        return "-".join(p for p in parts if p) + ".pdf"
+        return self.file_names()[0]
 
     def render_html(self, *, for_pdf: bool = False, units: Sequence[Any] | None = None,
                     extra: dict[str, Any] | None = None) -> str:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.documents.base import Document, DocumentError
+from tournaments.formats import pairing
 from tournaments.models import (
     Match,
     Stage,
@@ -38,7 +39,9 @@ class BracketDocument(Document):
     def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
         """One landscape page up to 64 entries (32 first-round places). Bigger brackets print a page
         per block of 32 first-round places (six rounds each), then a page from there to the final.
-        Double elimination: see :meth:`double_context`."""
+        Double elimination: see :meth:`double_context`. Before the draw: :meth:`waiting_context`."""
+        if not self.stage.matches.exists():
+            return self.waiting_context()
         if self.stage.format == Stage.Format.DOUBLE_ELIMINATION:
             return self.double_context()
         columns = selectors.bracket_tree(self.stage)
@@ -56,6 +59,22 @@ class BracketDocument(Document):
         if pages and pages[-1]["grid"] and extra:  # the third-place match goes under the final
             pages[-1]["grid"][0][-1]["extra"] = [_bracket_box(m) for m in extra]
         return {"stage": self.stage, "pages": pages, "third_place_label": selectors.round_label("third-place")}
+
+    def waiting_context(self) -> dict[str, Any]:
+        """A knockout not drawn yet: who has qualified so far from the stage that feeds it (its top
+        ``qualifiers`` in the current standings, after the rounds played), else that the bracket is
+        drawn when the stage starts."""
+        source = self.stage.source_stage
+        waiting: dict[str, Any] = {"source": source, "rows": []}
+        if source is not None and source.status != Stage.Status.PENDING:
+            table = selectors.stage_standings(source)
+            count = source.qualifiers or len(table.rows)
+            chosen = pairing.qualifiers(table.rows, count, ties="order")
+            waiting["rows"] = [{"rank": row.rank, "name": row.name} for row in table.rows
+                               if row.entry in chosen.qualified]
+            waiting["final"] = source.status == Stage.Status.FINISHED
+            waiting["rounds"] = source.rounds.count()
+        return {"stage": self.stage, "pages": [], "waiting": waiting}
 
     def double_context(self) -> dict[str, Any]:
         """The winners' bracket as a tree with the grand final (and its reset unless it was not

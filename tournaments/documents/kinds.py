@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.documents.base import Document, DocumentError, matches_qs
 from tournaments.documents.bracket import BRACKET_FORMATS, BracketDocument
-from tournaments.documents.seating import SeatingDocument, TableCardsDocument
+from tournaments.documents.seating import SeatingDocument, TableCardsDocument, VenueCardsDocument
 from tournaments.documents.sheets import BlankSheetsDocument, ScoreSheetsDocument
 from tournaments.documents.standings import StandingsDocument
 from tournaments.models import (
@@ -19,7 +19,8 @@ from tournaments.models import (
 )
 
 BULK_KINDS = {"score-sheets": ScoreSheetsDocument, "table-cards": TableCardsDocument, "seating": SeatingDocument,
-              "standings": StandingsDocument, "bracket": BracketDocument, "blank-sheets": BlankSheetsDocument}
+              "standings": StandingsDocument, "bracket": BracketDocument, "blank-sheets": BlankSheetsDocument,
+              "venue-cards": VenueCardsDocument}
 
 
 def tournament_round(tournament: Tournament, round_id: Any) -> Round:
@@ -60,6 +61,8 @@ def document_from_params(tournament: Tournament, kind: str, params: dict[str, An
     base_url = base_url or params.get("base_url") or None
     if cls in (ScoreSheetsDocument, TableCardsDocument, SeatingDocument):
         return cls(tournament=tournament, round=tournament_round(tournament, params.get("round")), base_url=base_url)
+    if cls is VenueCardsDocument:
+        return VenueCardsDocument(tournament=tournament, base_url=base_url)
     if cls is StandingsDocument:
         stage = tournament_stage(tournament, params.get("stage")) if tournament.stages.exists() else None
         return StandingsDocument(tournament=tournament, stage=stage, base_url=base_url)

@@ -275,6 +275,12 @@ class ScoreSheetsDocument(Document):
             return _("Score sheets, %(r)s") % {"r": selectors.round_label(self.round.name) or str(self.round)}
         return _("Score sheets")
 
+    def filename_detail(self) -> str:
+        if self.round is not None:
+            stage = f"stage {self.round.stage.number} " if self.round.stage.number > 1 else ""
+            return f"{stage}round {self.round.number}"
+        return self.matches[0].key if len(self.matches) == 1 else ""
+
     def units(self) -> list[Any]:
         return list(self.matches)
 

@@ -33,6 +33,9 @@ class ResultSlipDocument(Document):
     def title(self) -> str:
         return _("Result %(k)s") % {"k": self.match.key}
 
+    def filename_detail(self) -> str:
+        return self.match.key
+
     def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:
         m = self.match
         rules = rules_of(self.tournament)

@@ -42,8 +42,8 @@ class StandingsDocument(Document):
         keys = [key for key, _label in table.columns]
         columns = [Column(key, label) for key, label in table.columns]
         if table.kind == "elimination":
-            keys.insert(0, "place")
-            columns.insert(0, Column("place", _("Place")))
+            keys.insert(0, "standing_place")  # every entry: decided, shared by round, or still open
+            columns.insert(0, Column("standing_place", _("Place")))
         rows = [{"rank": row.rank, "name": row.name, "shared": getattr(row, "shared", False),
                  "cells": [standing_cell(key, _standing_value(row, key)) for key in keys]} for row in table.rows]
         return columns, rows, ""

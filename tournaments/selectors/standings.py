@@ -25,6 +25,9 @@ class StandingRow:
     reached: int = 0  # the furthest round reached
     alive: bool = True
     place: str = ""
+    standing_place: str = ""
+    """``place`` when decided, else the place shared by the entries out in the same round, else the
+    range of places an entry still playing can reach (``1–4``): what the printed standings show."""
     current_level: str | None = None
     opponent_level: str | None = None
     matches: list[Match] = field(default_factory=list)
@@ -72,6 +75,7 @@ def elimination_standings(tournament: Tournament, stage: Stage | None = None) ->
     for entry_id, place in _places(matches).items():
         if entry_id in rows:
             rows[entry_id].place = place
+    _shared_places(list(rows.values()), lives)
     ordered = sorted(rows.values(), key=_standing_key)
     previous: tuple[Any, ...] | None = None
     for index, row in enumerate(ordered, start=1):
@@ -112,6 +116,29 @@ def _places(matches: list[Match]) -> dict[int, str]:
             if m.next_match_id is None:
                 decide(m, "2", "3")
     return places
+
+
+def _shared_places(rows: list[StandingRow], lives: int) -> None:
+    """Every entry without a decided place gets one: the entries knocked out in the same round share
+    the best place left below those still playing or knocked out later (the four quarter-final losers
+    of an eight-team bracket are all 5th); entries still playing get the range they can still reach
+    (``1–4``)."""
+    decided = sum(1 for row in rows if row.place)
+    out_round: dict[int, int] = {}
+    for row in rows:
+        row.standing_place = row.place
+        if row.place or row.alive:
+            continue
+        knocked = [m.round.number for m in row.matches if is_final(m) and m.section != "third_place"
+                   and m.winner_side is not None and m.entry_id(1 - m.winner_side) == row.entry.pk]
+        out_round[row.entry.pk] = max(knocked, default=0)
+    alive = [row for row in rows if not row.place and row.alive]
+    for row in alive:
+        row.standing_place = f"{decided + 1}–{decided + len(alive)}" if len(alive) > 1 else str(decided + 1)
+    for row in rows:
+        if row.entry.pk in out_round:
+            later = sum(1 for other in out_round.values() if other > out_round[row.entry.pk])
+            row.standing_place = str(decided + len(alive) + later + 1)
 
 
 def _standing_key(row: StandingRow) -> tuple[Any, ...]:

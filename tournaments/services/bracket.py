@@ -12,6 +12,7 @@ from tournaments.errors import ServiceError
 from tournaments.formats import brackets
 from tournaments.models import Entry, HandRecord, Match, Round, Stage, Tournament
 from tournaments.services.common import Actor, audit
+from tournaments.services.venue import ensure_venue_tables
 
 MIN_ENTRIES, MAX_ENTRIES = 2, 512
 
@@ -102,6 +103,7 @@ def _place(target: Match, slot: int, entry_id: int | None) -> None:
         if target.status == Match.Status.PENDING:
             target.status = Match.Status.READY
             target.table = _next_table(target.stage)
+            ensure_venue_tables(target.stage.tournament, [target.table])
     else:
         target.status = Match.Status.PENDING
         target.table = None

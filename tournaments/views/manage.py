@@ -39,11 +39,13 @@ from tournaments.forms import (
 )
 from tournaments.models import Entry, Match, Stage, Tournament
 from tournaments.selectors import pages
+from tournaments.selectors import venue as venue_selectors
 from tournaments.services import hands as hand_services
 from tournaments.services import results as result_services
 from tournaments.services import setup as setup_services
 from tournaments.services import stages as stage_services
 from tournaments.services import transfer as transfer_services
+from tournaments.services import venue as venue_services
 from tournaments.views.common import (
     organizer_tournament,
     roles,
@@ -392,6 +394,46 @@ def _manage_confirm(request: HttpRequest, tournament: Tournament) -> Any:
     return _back(tournament, "confirm")
 
 
+def _posted_number(request: HttpRequest, name: str) -> int | str:
+    value = request.POST.get(name, "").strip()
+    return int(value) if value.isdigit() else value
+
+
+def _manage_venue_tables(request: HttpRequest, tournament: Tournament) -> Any:
+    """Links for tables 1..N ahead of the first round (cards printed once for the day)."""
+    try:
+        made = venue_services.venue_tables_add(tournament=tournament, count=_posted_number(request, "count"),
+                                               actor=_actor(request))
+    except ServiceError as exc:
+        _error_messages(request, exc)
+    else:
+        messages.success(request, _("%(n)s new table links.") % {"n": len(made)})
+    return _back(tournament, "venue-tables")
+
+
+def _manage_venue_revoke(request: HttpRequest, tournament: Tournament) -> Any:
+    number = _posted_number(request, "table")
+    try:
+        venue_services.venue_table_revoke(tournament=tournament, number=number, actor=_actor(request))
+    except ServiceError as exc:
+        _error_messages(request, exc)
+    else:
+        messages.success(request, _("The link of table %(n)s is revoked: it no longer opens the table.")
+                         % {"n": number})
+    return _back(tournament, "venue-tables")
+
+
+def _manage_venue_reissue(request: HttpRequest, tournament: Tournament) -> Any:
+    number = _posted_number(request, "table")
+    try:
+        venue_services.venue_table_reissue(tournament=tournament, number=number, actor=_actor(request))
+    except ServiceError as exc:
+        _error_messages(request, exc)
+    else:
+        messages.success(request, _("Table %(n)s has a new link: print its card again.") % {"n": number})
+    return _back(tournament, "venue-tables")
+
+
 # The manage page's posted ``action`` → its handler (an unknown action is refused).
 MANAGE_HANDLERS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
     "details": _manage_details,
@@ -412,6 +454,9 @@ MANAGE_HANDLERS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
     "csv_import": _manage_csv_import,
     "call_time": _manage_call_time,
     "confirm": _manage_confirm,
+    "venue_tables": _manage_venue_tables,
+    "venue_revoke": _manage_venue_revoke,
+    "venue_reissue": _manage_venue_reissue,
 }
 
 
@@ -438,7 +483,9 @@ def _manage_context(request: HttpRequest, tournament: Tournament, bound: dict[st
         "csv_preview": None, "csv_text": "", "round_errors": {},
         "show_start": not_started and tournament.is_partnership and not stages,
         "awaiting": pages.awaiting_confirmation(tournament),
-        "open_matches": open_matches, "links": links, "seed_errors": [], "seed_values": {},
+        "open_matches": open_matches, "links": links,
+        "venue_tables": [{"row": row, "url": request.build_absolute_uri(reverse("venue-link", args=[row.live.token]))
+                          if row.live else ""} for row in venue_selectors.venue_tables_of(tournament)], "seed_errors": [], "seed_values": {},
         "organizers": list(tournament.organizers.all()), "scorers": list(tournament.scorers.all()),
         "status_moves": [(s, Tournament.Status(s).label) for s in setup_services.STATUS_FLOW.get(tournament.status, ())],
         **roles(request, tournament),

@@ -18,7 +18,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -98,7 +97,7 @@ def _respond(request: HttpRequest, document: docs.Document, fmt: str, *, page_ur
         key = pdf_cache.pdf_cache_key(path=request.path, query=request.GET.urlencode(), tournament=document.tournament)
         pdf = pdf_cache.pdf_cached(key=key, render=lambda: docs.pdf_bytes(document))
         response = HttpResponse(pdf, content_type="application/pdf")
-        response["Content-Disposition"] = f'inline; filename="{document.filename()}"'
+        response["Content-Disposition"] = docs.content_disposition(document.file_names())
     if document.organizer_only or (document.tournament is not None and not document.tournament.is_public):
         response["Cache-Control"] = "private, no-store"
     return response
@@ -172,6 +171,16 @@ def print_table_cards(request: HttpRequest, pk: int, round_id: int, fmt: str = "
     document = _round_document(request, pk, round_id, docs.TableCardsDocument)
     return _respond(request, document, fmt, page_url=reverse("print-table-cards", args=[pk, round_id]),
                     back_url=_back(document.tournament))
+
+
+@_guarded
+def print_venue_cards(request: HttpRequest, pk: int, fmt: str = "html") -> HttpResponse:
+    """A card per physical table with its permanent link, printed once for the whole event."""
+    tournament = _tournament(request, pk)
+    _require_organizer(request, tournament)  # the cards carry the tables' secret links
+    document = docs.VenueCardsDocument(tournament=tournament, base_url=docs.site_url(request))
+    return _respond(request, document, fmt, page_url=reverse("print-venue-cards", args=[pk]),
+                    back_url=reverse("tournament-manage", args=[pk]) + "#venue-tables")
 
 
 @_guarded
@@ -323,6 +332,15 @@ def print_job_retry(request: HttpRequest, job_id: int) -> HttpResponse:
     return HttpResponseRedirect(reverse("print-jobs", args=[tournament.pk]))
 
 
+def _job_detail(job: PrintJob) -> str:
+    """The round of a per-round bulk job, for its file name."""
+    round_ = Round.objects.select_related("stage").filter(pk=_int(job.params.get("round")),
+                                                           stage__tournament=job.tournament).first()
+    if round_ is None:
+        return ""
+    return f"stage {round_.stage.number} round {round_.number}" if round_.stage.number > 1 else f"round {round_.number}"
+
+
 @_guarded
 def print_job_download(request: HttpRequest, job_id: int) -> HttpResponse:
     job = get_object_or_404(PrintJob.objects.select_related("tournament"), pk=job_id)
@@ -331,8 +349,9 @@ def print_job_download(request: HttpRequest, job_id: int) -> HttpResponse:
     _require_organizer(request, job.tournament)
     if job.status != PrintJob.Status.DONE or not job.file:
         raise Http404(_("The file is not ready."))
-    response = FileResponse(job.file.open("rb"), content_type="application/pdf",
-                            as_attachment=request.GET.get("inline") != "1",
-                            filename=(slugify(job.title)[:80] or job.kind) + ".pdf")
+    response = FileResponse(job.file.open("rb"), content_type="application/pdf")
+    disposition = "inline" if request.GET.get("inline") == "1" else "attachment"
+    response["Content-Disposition"] = docs.content_disposition(
+        docs.file_names(job.tournament, job.kind, _job_detail(job)), disposition)
     response["Cache-Control"] = "private, no-store"
     return response

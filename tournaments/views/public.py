@@ -51,7 +51,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     podium = [row for row in standings if row.place][:4]
     return render(request, "tournaments/tournament_detail.html", {
         "tournament": tournament, "entries": entries, "counts": counts, "match_total": len(matches),
-        "podium": podium, "stages": [_stage_summary(stage) for stage in stages],
+        "podium": podium, "has_bracket": has_elimination, "stages": [_stage_summary(stage) for stage in stages],
         "sections": pages.format_sections(tournament, current_only=True), **roles(request, tournament),
     })
 
