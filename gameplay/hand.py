@@ -29,7 +29,7 @@ from typing import Any
 
 import variants
 from gameplay.cards import CODE_NAMES, NCODES, deck_codes, format_cards
-from gameplay.combos import Combo
+from gameplay.combos import Combo, classify
 from gameplay.config import HandConfig, context_for
 from gameplay.declaring import PROTOCOLS, Bidding, Declaration, DeclaringProtocol, LevelCardAndJoker
 from gameplay.declaring.base import en_seat, zh_seat
@@ -52,6 +52,7 @@ from gameplay.events import (
     TakeKitty,
     Trick,
     Trump,
+    hidden_deal,
     redact,
 )
 from gameplay.legal_plays import LegalPlays
@@ -202,6 +203,8 @@ class Hand:
         self.overturned_once = False
         self.round_started = False
         self._new_trick(0)
+        self._offered: tuple[LegalPlays, int, int] | None = None
+        """The last ``legal_plays`` answer, its seat and the log length then (plays it gave are trusted)."""
         r_ = self.rules
         self._extra = r_.must_beat_on_points or r_.no_gifting_points
         self.tricks: list[tuple[int, tuple[Event, ...], int, int]] = []  # (leader, plays, winner, points)
@@ -291,7 +294,9 @@ class Hand:
         self.hands[seat][c] += 1
         self.nleft[seat] += 1
         self.dealt = i + 1
-        ev = self._append(Deal(seat, (c,)))
+        ev = Deal(seat, (c,))
+        self.log.append(ev)
+        self.public_log.append(hidden_deal(seat))
         self.protocol.after_deal(seat)
         if self.dealt == self.ndeal and not self.offers:
             self.protocol.end_deal()
@@ -523,7 +528,9 @@ class Hand:
         """The legal plays of ``seat`` (which must be the seat to play)."""
         self._check_turn(seat)
         assert self.ctx is not None
-        return LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on))
+        lp = LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on))
+        self._offered = (lp, seat, len(self.log))
+        return lp
 
     def _check_turn(self, seat: int) -> None:
         if self.phase != "play":
@@ -556,8 +563,15 @@ class Hand:
     def play(self, seat: int, cards: Sequence[int]) -> Event:
         """Play ``cards``: a lead (a throw is checked against the other hands and may be replaced
         by the forced component) or a follow."""
-        combo = self._verify_play(seat, cards)
         ctx = self.ctx
+        off = self._offered
+        if off is not None and off[1] == seat and off[2] == len(self.log) and self.phase == "play" \
+                and off[0].gave(cards):
+            # trusted: handed out by this very state's legal_plays (the state has not moved since)
+            assert ctx is not None
+            combo = classify(ctx, cards) if self.trick_lead is None else None
+        else:
+            combo = self._verify_play(seat, cards)
         assert ctx is not None
         hands = self.hands
         cards = tuple(cards)
