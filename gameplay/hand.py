@@ -203,10 +203,8 @@ class Hand:
         self.overturned_once = False
         self.round_started = False
         self._new_trick(0)
-        self._offered: tuple[LegalPlays, int, int] | None = None
-        """The last ``legal_plays`` answer, its seat and the log length then (plays it gave are trusted)."""
-        r_ = self.rules
-        self._extra = r_.must_beat_on_points or r_.no_gifting_points
+        self._offered: tuple[LegalPlays, int, int] | None = None  # last legal_plays, its seat, log length
+        self._extra = self.rules.must_beat_on_points or self.rules.no_gifting_points
         self.tricks: list[tuple[int, tuple[Event, ...], int, int]] = []  # (leader, plays, winner, points)
         self.points = [0] * self.n
         self.penalties = [0] * self.n
@@ -294,8 +292,7 @@ class Hand:
         self.hands[seat][c] += 1
         self.nleft[seat] += 1
         self.dealt = i + 1
-        ev = Deal(seat, (c,))
-        self.log.append(ev)
+        self.log.append(ev := Deal(seat, (c,)))
         self.public_log.append(hidden_deal(seat))
         self.protocol.after_deal(seat)
         if self.dealt == self.ndeal and not self.offers:
@@ -528,8 +525,8 @@ class Hand:
         """The legal plays of ``seat`` (which must be the seat to play)."""
         self._check_turn(seat)
         assert self.ctx is not None
-        lp = LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on))
-        self._offered = (lp, seat, len(self.log))
+        self._offered = (lp := LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on)), seat,
+                         len(self.log))
         return lp
 
     def _check_turn(self, seat: int) -> None:
@@ -564,15 +561,12 @@ class Hand:
         """Play ``cards``: a lead (a throw is checked against the other hands and may be replaced
         by the forced component) or a follow."""
         ctx = self.ctx
-        off = self._offered
-        if off is not None and off[1] == seat and off[2] == len(self.log) and self.phase == "play" \
-                and off[0].gave(cards):
-            # trusted: handed out by this very state's legal_plays (the state has not moved since)
-            assert ctx is not None
+        assert ctx is not None
+        off = self._offered  # a play this very state's legal_plays handed out is legal: not checked again
+        if off is not None and off[1:] == (seat, len(self.log)) and self.phase == "play" and off[0].gave(cards):
             combo = classify(ctx, cards) if self.trick_lead is None else None
         else:
             combo = self._verify_play(seat, cards)
-        assert ctx is not None
         hands = self.hands
         cards = tuple(cards)
         if combo is not None:
@@ -587,10 +581,8 @@ class Hand:
             self.trick_lead = combo
         else:
             ev = Play(seat, cards)
-            lead = self.trick_lead
-            assert lead is not None
-            s = lead.suit
-            es = ctx.esuit
+            assert self.trick_lead is not None
+            s, es = self.trick_lead.suit, ctx.esuit
             if s not in self.voids[seat] and any(es[c] != s for c in cards):
                 self.voids[seat] = self.voids[seat] | {s}
         self.log.append(ev)
@@ -604,9 +596,8 @@ class Hand:
         self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
         self.trick_on.append(on)
-        lead_now = self.trick_lead
-        assert lead_now is not None
-        key = play_key(ctx, lead_now, on)
+        assert self.trick_lead is not None
+        key = play_key(ctx, self.trick_lead, on)
         if key is not None and (self.trick_best is None or key > self.trick_best):
             self.trick_best = key
             self.trick_best_seat = seat

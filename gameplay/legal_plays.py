@@ -114,8 +114,8 @@ class LegalPlays:
         if self.lead is None:
             if not ctx.rules.throw_allowed:
                 leads = list(self.leads())
-                lead = self._given = leads[rng.randrange(len(leads))]
-                return lead
+                given = self._given = leads[rng.randrange(len(leads))]
+                return given
             totals = []
             for s in range(TRUMP + 1):
                 prod = 1

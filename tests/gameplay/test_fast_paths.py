@@ -18,7 +18,13 @@ import pytest
 from gameplay.cards import deck_codes, to_counts
 from gameplay.combos import Combo, _decompose_general, _exact_run, chains, classify, decompose, decompose_suit
 from gameplay.legal_plays import LegalPlays
-from gameplay.legality import _base_follows, _submultisets, _submultisets_recursive, component_beaten, legal_leads
+from gameplay.legality import (
+    _base_follows,
+    _submultisets,
+    _submultisets_recursive,
+    component_beaten,
+    legal_leads,
+)
 from gameplay.order import Context
 from gameplay.rulesets import RuleSet, ruleset
 
