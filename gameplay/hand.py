@@ -561,12 +561,12 @@ class Hand:
         """Play ``cards``: a lead (a throw is checked against the other hands and may be replaced
         by the forced component) or a follow."""
         ctx = self.ctx
-        assert ctx is not None
         off = self._offered  # a play this very state's legal_plays handed out is legal: not checked again
         if off is not None and off[1:] == (seat, len(self.log)) and self.phase == "play" and off[0].gave(cards):
-            combo = classify(ctx, cards) if self.trick_lead is None else None
+            combo = classify(off[0].ctx, cards) if self.trick_lead is None else None
         else:
             combo = self._verify_play(seat, cards)
+        assert ctx is not None
         hands = self.hands
         cards = tuple(cards)
         if combo is not None:
