@@ -11,13 +11,15 @@ revision since the benchmark began has (``decompose``, ``classify``, ``is_legal_
 The workload file (written by ``gameplay.bench``) holds card strings, not codes: deals (level,
 trump, four hands), leads, follows to check and complete tricks to decide, and the whole hands to
 play (variant, options, bots, seed, count). Each measure is timed over all its items, the best of
-``--passes`` passes, on both the wall clock and this process's CPU clock; figures are µs per item
-(whole hands: µs per hand). ``digest`` is a hash of the whole-hand results, to compare trees.
+``--passes`` passes after an untimed warm-up pass, with the garbage collector paused while timing,
+on both the wall clock and this process's CPU clock; figures are µs per item (whole hands: µs per
+hand, one pass). ``digest`` is a hash of the whole-hand results, to compare trees.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import json
 import sys
@@ -27,12 +29,21 @@ from typing import Any
 
 
 def _best(fn: Any, count: int, passes: int) -> dict[str, float]:
+    """Best of ``passes`` timed passes after one untimed warm-up pass (caches filled, code paths
+    taken once), with the garbage collector paused while timing: otherwise a collection lands in
+    some passes and not others, and a tree that allocates more pays for the other's garbage too."""
     wall = cpu = float("inf")
     pc, pt = time.perf_counter, time.process_time
+    fn()
     for _ in range(passes):
-        w0, c0 = pc(), pt()
-        fn()
-        w, c = pc() - w0, pt() - c0
+        gc.collect()
+        gc.disable()
+        try:
+            w0, c0 = pc(), pt()
+            fn()
+            w, c = pc() - w0, pt() - c0
+        finally:
+            gc.enable()
         wall, cpu = min(wall, w), min(cpu, c)
     n = max(count, 1)
     return {"wall": wall * 1e6 / n, "cpu": cpu * 1e6 / n, "n": count}

@@ -91,6 +91,7 @@ class RandomBot:
 
 
 _FULL: dict[tuple[str, int, int], tuple[int, ...]] = {}
+_A_PASS: dict[str, bool] = {}
 _COSTS: dict[int, tuple[Context, list[int]]] = {}
 
 
@@ -384,9 +385,13 @@ class HeuristicBot:
     def _a_attempt_aces(obs: Observation) -> list[int]:
         """Chaodi, the dealer side at A: the As this seat holds (RULES §6.2: an A in the first and the
         last trick); empty otherwise."""
-        a_pass = OPTIONS["a_pass_conditions"]  # the variant's default (chaodi): bots do not see options
-        if not (a_pass.applies_to(obs.variant) and a_pass.default(obs.variant)) or obs.level != "A" \
-                or obs.dealer is None or obs.dealer % 2 != obs.seat % 2:
+        if obs.level != "A" or obs.dealer is None or obs.dealer % 2 != obs.seat % 2:
+            return []
+        on = _A_PASS.get(obs.variant)
+        if on is None:
+            a_pass = OPTIONS["a_pass_conditions"]  # the variant's default (chaodi): bots do not see options
+            on = _A_PASS[obs.variant] = bool(a_pass.applies_to(obs.variant) and a_pass.default(obs.variant))
+        if not on:
             return []
         return [make_code(s, 14) for s in range(4) if obs.hand[make_code(s, 14)]]
 

@@ -35,11 +35,40 @@ class HandConfig:
     start_seat: int | None = None
     first_bidder: int | None = None
 
+    def _key(self) -> tuple[Any, ...] | None:
+        """What both rule sets depend on, hashable (None: an option value that cannot be hashed)."""
+        try:
+            items = tuple(sorted((k, type(v).__name__, v) for k, v in self.options.items()))
+            key = (self.variant, type(self.decks).__name__, self.decks, type(self.players).__name__, self.players,
+                   items)
+            hash(key)
+        except TypeError:
+            return None
+        if len(_ENGINE_RULES) > 256 or len(_SCORING_RULES) > 256:
+            _ENGINE_RULES.clear()
+            _SCORING_RULES.clear()
+        return key
+
     def engine_rules(self) -> RuleSet:
-        eng = {k: v for k, v in self.options.items() if k in ENGINE_OPTIONS}
-        return ruleset(self.variant, eng, decks=self.decks, players=self.players)
+        key = self._key()
+        hit = _ENGINE_RULES.get(key) if key is not None else None
+        if hit is None:
+            eng = {k: v for k, v in self.options.items() if k in ENGINE_OPTIONS}
+            hit = ruleset(self.variant, eng, decks=self.decks, players=self.players)
+            if key is not None:
+                _ENGINE_RULES[key] = hit
+        return hit
 
     def scoring_rules(self) -> ScoringRules:
+        key = self._key()
+        hit = _SCORING_RULES.get(key) if key is not None else None
+        if hit is None:
+            hit = self._build_scoring_rules()
+            if key is not None:
+                _SCORING_RULES[key] = hit
+        return hit
+
+    def _build_scoring_rules(self) -> ScoringRules:
         sc = {k: v for k, v in self.options.items() if k not in ENGINE_OPTIONS}
         decks, players = scoring_sizes(variants.get(self.variant), self.decks, self.players)
         return scoring_rules(self.variant, sc, decks=decks, players=players)
@@ -64,6 +93,10 @@ class HandConfig:
                    players=data.get("players"), state=state, start_seat=data.get("start_seat"),
                    first_bidder=data.get("first_bidder"))
 
+
+_ENGINE_RULES: dict[tuple[Any, ...], RuleSet] = {}
+_SCORING_RULES: dict[tuple[Any, ...], ScoringRules] = {}
+"""The rule sets of a config (immutable), by variant, options and sizes; only valid ones are kept."""
 
 _CTX_CACHE: dict[tuple[Any, ...], Context] = {}
 

@@ -339,13 +339,29 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     return cls._from_fields(seat, tuple(parse_cards(data.get("cards") or "")), data)
 
 
+_HIDDEN_DEALS: dict[int | None, Deal] = {}
+
+
+def hidden_deal(seat: int | None) -> Deal:
+    """A card dealt to ``seat`` as the other seats see it (one shared, immutable event per seat)."""
+    ev = _HIDDEN_DEALS.get(seat)
+    if ev is None:
+        ev = _HIDDEN_DEALS[seat] = Deal(seat, ())
+    return ev
+
+
 def redact(event: Event, seat: int | None) -> Event:
     """``event`` as ``seat`` may see it (None: a spectator)."""
-    if isinstance(event, (Shuffle, Redeal)):
-        return replace(event, cards=())
-    if isinstance(event, TakeKitty) and event.shown:
+    cls = type(event)
+    if cls is Play or cls is Trick or not event.cards:
+        return event  # public (the common case, decided first)
+    if cls is Deal:
+        return event if event.seat == seat else hidden_deal(event.seat)
+    if cls is Shuffle or cls is Redeal:
+        return cls(event.seat, ())
+    if cls is TakeKitty and event.shown:  # type: ignore[attr-defined]
         return event  # chaodi: the kitty as dealt is shown to all (RULES §5.2)
-    if isinstance(event, (Deal, TakeKitty, Bury)) and event.seat != seat:
+    if (cls is TakeKitty or cls is Bury) and event.seat != seat:
         return replace(event, cards=())
     return event
 

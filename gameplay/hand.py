@@ -29,7 +29,7 @@ from typing import Any
 
 import variants
 from gameplay.cards import CODE_NAMES, NCODES, deck_codes, format_cards
-from gameplay.combos import Combo
+from gameplay.combos import Combo, classify
 from gameplay.config import HandConfig, context_for
 from gameplay.declaring import PROTOCOLS, Bidding, Declaration, DeclaringProtocol, LevelCardAndJoker
 from gameplay.declaring.base import en_seat, zh_seat
@@ -52,6 +52,7 @@ from gameplay.events import (
     TakeKitty,
     Trick,
     Trump,
+    hidden_deal,
     redact,
 )
 from gameplay.legal_plays import LegalPlays
@@ -202,8 +203,8 @@ class Hand:
         self.overturned_once = False
         self.round_started = False
         self._new_trick(0)
-        r_ = self.rules
-        self._extra = r_.must_beat_on_points or r_.no_gifting_points
+        self._offered: tuple[LegalPlays, int, int] | None = None  # last legal_plays, its seat, log length
+        self._extra = self.rules.must_beat_on_points or self.rules.no_gifting_points
         self.tricks: list[tuple[int, tuple[Event, ...], int, int]] = []  # (leader, plays, winner, points)
         self.points = [0] * self.n
         self.penalties = [0] * self.n
@@ -291,7 +292,8 @@ class Hand:
         self.hands[seat][c] += 1
         self.nleft[seat] += 1
         self.dealt = i + 1
-        ev = self._append(Deal(seat, (c,)))
+        self.log.append(ev := Deal(seat, (c,)))
+        self.public_log.append(hidden_deal(seat))
         self.protocol.after_deal(seat)
         if self.dealt == self.ndeal and not self.offers:
             self.protocol.end_deal()
@@ -523,7 +525,9 @@ class Hand:
         """The legal plays of ``seat`` (which must be the seat to play)."""
         self._check_turn(seat)
         assert self.ctx is not None
-        return LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on))
+        self._offered = (lp := LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on)), seat,
+                         len(self.log))
+        return lp
 
     def _check_turn(self, seat: int) -> None:
         if self.phase != "play":
@@ -556,8 +560,12 @@ class Hand:
     def play(self, seat: int, cards: Sequence[int]) -> Event:
         """Play ``cards``: a lead (a throw is checked against the other hands and may be replaced
         by the forced component) or a follow."""
-        combo = self._verify_play(seat, cards)
         ctx = self.ctx
+        off = self._offered  # a play this very state's legal_plays handed out is legal: not checked again
+        if off is not None and off[1:] == (seat, len(self.log)) and self.phase == "play" and off[0].gave(cards):
+            combo = classify(off[0].ctx, cards) if self.trick_lead is None else None
+        else:
+            combo = self._verify_play(seat, cards)
         assert ctx is not None
         hands = self.hands
         cards = tuple(cards)
@@ -573,10 +581,8 @@ class Hand:
             self.trick_lead = combo
         else:
             ev = Play(seat, cards)
-            lead = self.trick_lead
-            assert lead is not None
-            s = lead.suit
-            es = ctx.esuit
+            assert self.trick_lead is not None
+            s, es = self.trick_lead.suit, ctx.esuit
             if s not in self.voids[seat] and any(es[c] != s for c in cards):
                 self.voids[seat] = self.voids[seat] | {s}
         self.log.append(ev)
@@ -590,9 +596,8 @@ class Hand:
         self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
         self.trick_on.append(on)
-        lead_now = self.trick_lead
-        assert lead_now is not None
-        key = play_key(ctx, lead_now, on)
+        assert self.trick_lead is not None
+        key = play_key(ctx, self.trick_lead, on)
         if key is not None and (self.trick_best is None or key > self.trick_best):
             self.trick_best = key
             self.trick_best_seat = seat

@@ -52,7 +52,7 @@ def _sample_submultiset(rng: random.Random, items: list[tuple[int, int]], size: 
 class LegalPlays:
     """The legal plays of one seat at its turn in the play phase (what bots and the UI get)."""
 
-    __slots__ = ("_list", "counts", "ctx", "lead", "prior")
+    __slots__ = ("_given", "_list", "counts", "ctx", "lead", "prior")
 
     def __init__(self, ctx: Context, counts: Sequence[int], lead: Combo | None,
                  prior: Sequence[Sequence[int]]) -> None:
@@ -61,6 +61,7 @@ class LegalPlays:
         self.lead = lead
         self.prior = prior
         self._list: list[tuple[int, ...]] | None = None
+        self._given: tuple[int, ...] | None = None
 
     @property
     def is_lead(self) -> bool:
@@ -87,9 +88,13 @@ class LegalPlays:
         s = lead.suit
         es = ctx.esuit
         counts = self.counts
-        suit = [c for c in ctx.suit_codes[s] for _ in range(counts[c])]
-        if len(suit) > lead.n:
+        suit_codes = ctx.suit_codes[s]
+        m = 0
+        for c in suit_codes:
+            m += counts[c]
+        if m > lead.n:
             return None
+        suit = [c for c in suit_codes for _ in range(counts[c])]
         others = [(c, counts[c]) for c in range(NCODES) if counts[c] and es[c] != s]
         return suit, others, lead.n - len(suit)
 
@@ -109,7 +114,8 @@ class LegalPlays:
         if self.lead is None:
             if not ctx.rules.throw_allowed:
                 leads = list(self.leads())
-                return leads[rng.randrange(len(leads))]
+                given = self._given = leads[rng.randrange(len(leads))]
+                return given
             totals = []
             for s in range(TRUMP + 1):
                 prod = 1
@@ -125,15 +131,37 @@ class LegalPlays:
                         k = counts[c] + 1
                         x, take = divmod(x, k)
                         out.extend([c] * take)
-                    return tuple(out)
+                    play = self._given = tuple(out)
+                    return play
                 r -= totals[s]
             raise AssertionError("no lead")
+        lead = self.lead
+        if lead.n == 1 and self._list is None and not (self.prior and (ctx.rules.must_beat_on_points
+                                                                       or ctx.rules.no_gifting_points)):
+            # a single led: the suit's distinct cards held, in the order of legal_follows (strongest first)
+            holding = [c for c in reversed(ctx.suit_codes[lead.suit]) if counts[c]]
+            if len(holding) > 1 or (holding and counts[holding[0]] > 1):  # not short of the suit
+                play = self._given = (holding[rng.randrange(len(holding))],)
+                return play
         short = self._short()
         if short is not None:
             suit, others, fill = short
-            return tuple(suit + _sample_submultiset(rng, others, fill))
+            play = self._given = tuple(suit + _sample_submultiset(rng, others, fill))
+            return play
         plays = self.follows()
         return plays[rng.randrange(len(plays))]
+
+    def gave(self, cards: object) -> bool:
+        """Whether ``cards`` is one of the very objects this instance handed out as legal (a play of
+        :meth:`sample` or an item of :meth:`follows`): the hand then need not check it again."""
+        if cards is self._given:
+            return True
+        plays = self._list
+        if plays is not None:
+            for p in plays:
+                if p is cards:
+                    return True
+        return False
 
     def is_legal(self, cards: Sequence[int]) -> bool:
         if self.lead is None:

@@ -51,9 +51,17 @@ class Observation(NamedTuple):
 
     def team(self, seat: int) -> int:
         """Who plays together: partnership sides; red-five dealer (0) vs defenders (1); yongzhou each alone."""
-        v = variants.get(self.variant)
-        if v.partnership:
+        kind = _TEAMS.get(self.variant)
+        if kind is None:
+            v = variants.get(self.variant)
+            kind = _TEAMS[self.variant] = ("pairs" if v.partnership else
+                                           "dealer" if v.settlement is Settlement.RED_FIVE else "alone")
+        if kind == "pairs":
             return seat % 2
-        if v.settlement is Settlement.RED_FIVE:
+        if kind == "dealer":
             return 0 if seat == self.dealer else 1
         return seat
+
+
+_TEAMS: dict[str, str] = {}
+"""How each variant's seats form teams (``Observation.team``), looked up once per variant."""

@@ -2,7 +2,8 @@
 
 Each fast path (per-suit tables in ``decompose``, the exact-run shortcut before the tractor search,
 the pair and exact-tractor shortcuts in ``classify``, 2-combinations for a pair lead when no pair is
-held, the early exit for a single in ``component_beaten``) is compared with the general code on many
+held, the early exit for a single in ``component_beaten``, the iterative sub-multiset enumeration, the
+single-lead shortcut of ``LegalPlays.sample``) is compared with the general code on many
 seeded hands of every variant, including the K–3 wrap at A and three decks (triples).
 """
 
@@ -16,7 +17,14 @@ import pytest
 
 from gameplay.cards import deck_codes, to_counts
 from gameplay.combos import Combo, _decompose_general, _exact_run, chains, classify, decompose, decompose_suit
-from gameplay.legality import _base_follows, _submultisets, component_beaten, legal_leads
+from gameplay.legal_plays import LegalPlays
+from gameplay.legality import (
+    _base_follows,
+    _submultisets,
+    _submultisets_recursive,
+    component_beaten,
+    legal_leads,
+)
 from gameplay.order import Context
 from gameplay.rulesets import RuleSet, ruleset
 
@@ -145,3 +153,45 @@ def test_component_beaten_single_matches_the_scan(rules: RuleSet) -> None:
                 assert component_beaten(ctx, comp, counts) is expected
                 answers[expected] += 1
     assert answers[True] and answers[False]
+
+
+def test_iterative_submultisets_match_the_recursion() -> None:
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(3000):
+        n = rng.randrange(0, 8)
+        items = [(rng.randrange(54), rng.randrange(1, 4)) for _ in range(n)]
+        size, start = rng.randrange(0, 12), rng.randrange(0, n + 1)
+        got = list(_submultisets(items, size, start))
+        assert got == list(_submultisets_recursive(items, size, start))
+        assert len({id(x) for x in got}) == len(got)  # fresh lists: callers may keep them
+        seen += len(got)
+    assert seen > 10_000
+
+
+def _single_sampling_reference(lp: LegalPlays, rng: random.Random) -> tuple[int, ...]:
+    """What ``sample`` drew for a follow before the single-lead shortcut: through the list."""
+    short = lp._short()
+    if short is not None:
+        suit, others, fill = short
+        from gameplay.legal_plays import _sample_submultiset
+        return tuple(suit + _sample_submultiset(rng, others, fill))
+    plays = lp.follows()
+    return plays[rng.randrange(len(plays))]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
+def test_single_follow_sampling_draws_as_the_list(rules: RuleSet) -> None:
+    rng = random.Random(8)
+    drawn = 0
+    for ctx in _contexts(rules, rng):
+        for hand in _hands(rules, rng, 4):
+            counts = to_counts(hand)
+            for lead_code in sorted(set(hand))[:6]:
+                lead = classify(ctx, [lead_code])
+                seed = rng.randrange(1 << 30)
+                fast = LegalPlays(ctx, counts, lead, [(lead_code,)]).sample(random.Random(seed))
+                ref = _single_sampling_reference(LegalPlays(ctx, counts, lead, [(lead_code,)]), random.Random(seed))
+                assert fast == ref
+                drawn += 1
+    assert drawn > 50
