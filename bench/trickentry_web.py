@@ -42,7 +42,7 @@ from tournaments.models import Player as PlayerModel  # noqa: E402
 from tournaments.services import Actor  # noqa: E402
 from tournaments.services.setup import entry_add, tournament_create  # noqa: E402
 from tournaments.services.stages import tournament_start  # noqa: E402
-from tournaments.trick_views import live_events  # noqa: E402
+from tournaments.views.tricks import live_events  # noqa: E402
 
 CHECK_TARGET_MS = 20.0
 PUSH_TARGET_MS = 1000.0

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from tournaments import trick_apis, trick_views
+from tournaments.apis import tricks as trick_apis
+from tournaments.views import tricks as trick_views
 
 api_urlpatterns = [
     path("matches/<str:pk>/trick-entry/", trick_apis.TrickEntryView.as_view(), name="api-trick-entry"),

@@ -21,7 +21,7 @@ from tests.tournaments.factories import SHUTOUT, make_tournament
 from tests.tournaments.test_pages_formats import individual, table_of
 from tournaments.models import AuditEntry, HandRecord, Match, TrickDraft
 from tournaments.services import Actor, hand_record
-from tournaments.trick_views import live_events
+from tournaments.views.tricks import live_events
 
 pytestmark = pytest.mark.django_db
 C = "/api/v1/matches/{}/trick-entry/"
