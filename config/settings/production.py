@@ -17,3 +17,10 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+
+# Several web processes must share the cache: the live pages' change stamps, the per-address log-in
+# counter and the PDF cache live there. Without CACHE_URL, a Redis broker doubles as the cache
+# (its own key prefix); with neither, each process keeps its own (fine for a single process only).
+if not CACHE_URL and (CELERY_BROKER_URL or "").startswith(("redis://", "rediss://")):  # noqa: F405
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": CELERY_BROKER_URL, "KEY_PREFIX": "cache"}}  # noqa: F405
