@@ -33,7 +33,9 @@ def can_score_match(user: Any, match: Match, token: str | None = None) -> bool:
 
 
 def can_view(user: Any, tournament: Tournament) -> bool:
-    """Drafts are seen by their organizers only; a private tournament by its scorers too."""
+    """Drafts are seen by the tournament's own staff only (organizers and scorers: an invited scorer
+    sees the event being prepared); a public tournament past its draft by everyone; a private one by
+    its staff."""
     if tournament.status == Tournament.Status.DRAFT:
-        return is_organizer(user, tournament)
+        return is_scorer(user, tournament)
     return tournament.is_public or is_scorer(user, tournament)

@@ -48,6 +48,9 @@ def people(organizer: Any) -> dict[str, Any]:
     shown = TeamFactory(name="公开队", player1=PlayerFactory(name="公甲", contact="+86 139 0000 0002"),
                         player2=PlayerFactory(name="公乙", contact="public@example.com"))
     entry_add(tournament=public, actor=Actor(other), team=shown)
+    # Past its draft (drafts are seen by their own staff only): open for registration.
+    Tournament.objects.filter(pk=public.pk).update(status=Tournament.Status.REGISTRATION)
+    public.refresh_from_db()
     return {"private": private, "public": public, "other": other}
 
 

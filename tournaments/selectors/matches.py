@@ -22,15 +22,14 @@ def level_index(level: str | None) -> int:
 
 def tournaments_visible(user: Any) -> QuerySet[Tournament]:
     """What ``user`` may read (:func:`tournaments.permissions.can_view`): public tournaments past
-    their draft; drafts only for their organizers, private ones for their scorers too."""
+    their draft; drafts and private ones for their own staff (organizers and scorers)."""
     qs = Tournament.objects.select_related("owner")
     if getattr(user, "is_superuser", False):
         return qs
     published = Q(is_public=True) & ~Q(status=Tournament.Status.DRAFT)
     if getattr(user, "is_authenticated", False):
-        organizer = Q(owner=user) | Q(organizers=user)
-        scorer_not_draft = Q(scorers=user) & ~Q(status=Tournament.Status.DRAFT)
-        return qs.filter(published | organizer | scorer_not_draft).distinct()
+        staff = Q(owner=user) | Q(organizers=user) | Q(scorers=user)
+        return qs.filter(published | staff).distinct()
     return qs.filter(published)
 
 
