@@ -35,7 +35,7 @@ TAKEOVER = {"attackers_points": 85, "kitty_points": 0, "last_trick": {"winner": 
 RED_FIVE = {"dealer": 0, "bid": 120, "trump": "C", "dealer_points": 100, "kitty_points": 20,
             "dealer_won_last_trick": True, "red_fives": [{"played_by": 0, "won_by": 1}]}
 YONGZHOU = {"points": [20, 130, 150]}
-TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z")
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:\d\d)")
 
 
 def user(name: str) -> Any:
@@ -93,7 +93,7 @@ def normalise(value: Any, key: str = "") -> Any:
         return [normalise(v) for v in value]
     if value is None:
         return None
-    if key.endswith("_at"):  # the format is kept: only an ISO-8601 UTC time becomes "<ts>"
+    if key.endswith("_at"):  # the format is kept: only an ISO-8601 time in the zone becomes "<ts>"
         return "<ts>" if isinstance(value, str) and TIMESTAMP.fullmatch(value) else value
     if key in ("id", "next_match", "loser_next_match") and isinstance(value, int):
         return "match " + Match.objects.get(pk=value).key
