@@ -44,7 +44,7 @@ def pg_admin(sql: str) -> None:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def run(rounds: int) -> dict[str, list[float]]:
