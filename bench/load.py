@@ -223,7 +223,9 @@ def main() -> int:
     parser.add_argument("--readers", type=int, default=8)
     parser.add_argument("--reads", type=int, default=400, help="standings requests in all")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
-    parser.add_argument("--db", default="shengji_bench")
+    parser.add_argument("--db", "--database", dest="db", default="shengji_bench",
+                        help="the scratch PostgreSQL database (dropped and re-created)")
+    parser.add_argument("--port", type=int, default=0, help="gunicorn's port on 127.0.0.1 (0: a free one)")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--pdf-visitors", type=int, default=0,
                         help="anonymous visitors fetching the standings PDF in a loop while the scorers enter hands")
@@ -240,7 +242,7 @@ def main() -> int:
         world = build(args.scorers)
         print(f"set-up: database {args.db}, {args.scorers} matches and scorers in {time.perf_counter() - t0:.1f} s; "
               f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
-        port = free_port()
+        port = args.port or free_port()
         gunicorn = subprocess.Popen(
             [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi:application", "--workers", str(args.workers),
              "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "--access-logfile", "/dev/null"],
@@ -273,7 +275,9 @@ def main() -> int:
         pdf_done.set()
         for thread in pdf_threads:
             thread.join()
-        print(f"gunicorn {args.workers} workers on 127.0.0.1:{port}; PostgreSQL; think time {args.think:g} s")
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"gunicorn {args.workers} workers on 127.0.0.1:{port}; PostgreSQL; think time {args.think:g} s; "
+              f"load average {load} on {os.cpu_count()} CPUs (absolute figures depend on it: compare ratios)")
         print(hand_stats.line(f"hand entry, {args.scorers} scorers"
                               + (f", {args.pdf_visitors} anonymous PDF visitors" if args.pdf_visitors else ""),
                               seconds))

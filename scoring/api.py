@@ -217,6 +217,45 @@ def score_hand(payload: object, lang: str = "en") -> ScoredHand:
     return score_outcome(rules, outcome, state, lang)
 
 
+def parse_outcome(
+    variant: str, data: object, lang: str = "en"
+) -> PartnershipOutcome | RedFiveOutcome | YongzhouOutcome:
+    """Scoring's typed outcome for ``variant`` from decoded JSON (a request's ``outcome`` object, or a
+    stored hand's figures). Raises ``ScoringInputError`` keyed by JSON path (``outcome.…``), as
+    :func:`score_hand` does; the values the rules refuse are checked when the outcome is scored."""
+    lang = normalize_lang(lang)
+    problems = Problems()
+    read = _Reader(problems)
+    if variant not in VARIANTS:
+        raise ScoringInputError(
+            [Problem("variant", "unknown_variant", {"value": variant, "choices": ", ".join(VARIANTS)})], lang
+        )
+    spec = variants.get(variant)
+    outcome: Any = None
+    if data is None:
+        problems.add("outcome", "required")
+    elif spec.partnership:
+        outcome = _read_partnership_outcome(read, data)
+    elif spec.settlement is Settlement.RED_FIVE:
+        outcome = _read_red_five_outcome(read, data)
+    else:
+        outcome = _read_yongzhou_outcome(read, data)
+    problems.raise_if_any(lang)
+    assert outcome is not None
+    return outcome  # type: ignore[no-any-return]
+
+
+def parse_state(data: object, lang: str = "en") -> MatchState:
+    """A partnership match state from decoded JSON (``levels``, ``dealer``, optional ``a_failures``
+    and ``hands_played``); raises ``ScoringInputError`` keyed ``state.…``."""
+    lang = normalize_lang(lang)
+    problems = Problems()
+    state = _read_state(_Reader(problems), data)
+    problems.raise_if_any(lang)
+    assert state is not None
+    return state
+
+
 def score_outcome(
     rules: ScoringRules,
     outcome: PartnershipOutcome | RedFiveOutcome | YongzhouOutcome,

@@ -7,6 +7,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.db.models import Q
+
 from tournaments.models import Match, Tournament
 
 
@@ -19,9 +21,12 @@ def is_organizer(user: Any, tournament: Tournament) -> bool:
 
 
 def is_scorer(user: Any, tournament: Tournament) -> bool:
+    """An organizer or a scorer of the tournament: one query at most ("organizer or scorer" together)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return is_organizer(user, tournament) or tournament.scorers.filter(pk=user.pk).exists()
+    if user.is_superuser or tournament.owner_id == user.pk:
+        return True
+    return Tournament.objects.filter(Q(organizers__pk=user.pk) | Q(scorers__pk=user.pk), pk=tournament.pk).exists()
 
 
 def token_matches(match: Match, token: str | None) -> bool:

@@ -18,14 +18,15 @@ from config.i18n import core_lang
 from scoring.api import check_dealer_named_once
 from scoring.errors import ScoringInputError
 from tournaments import services
-from tournaments.apis.common import actor_for, object_or_404, service_errors
-from tournaments.apis.serializers import MatchSerializer
+from tournaments.apis.common import MAX_ID, actor_for, object_or_404, service_errors
+from tournaments.apis.serializers import MatchSerializer, match_answer, timestamp
 from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError, StaleVersion
 from tournaments.models import HandRecord, Match
 from tournaments.openapi import OutcomeField
-from tournaments.permissions import can_score_match, can_view
+from tournaments.permissions import is_scorer, token_matches
 from tournaments.selectors import lists
 from tournaments.services import recording
+from tournaments.services.figures import Figures
 
 
 class HandSerializer(serializers.ModelSerializer):
@@ -36,6 +37,30 @@ class HandSerializer(serializers.ModelSerializer):
         model = HandRecord
         fields = ["number", "dealer", "trump", "outcome", "result", "entered_by", "entered_via", "created_at",
                   "updated_at"]
+
+
+NO_MATCH = "No Match matches the given query."  # get_object_or_404's text, as before
+
+
+def match_pk(pk: Any) -> int:
+    """The match id of the URL; 404 for anything but a whole number in range."""
+    if not str(pk).isdigit() or int(str(pk)) > MAX_ID:
+        raise Http404
+    return int(str(pk))
+
+
+def hand_answer(done: services.HandOutcome) -> dict[str, Any]:
+    """The answer to a recorded hand, as plain data (no serializer built per request): the hand, its
+    result, the match (:func:`~tournaments.apis.serializers.match_answer`) and any warnings."""
+    hand = done.hand
+    return {
+        "hand": {"number": hand.number, "dealer": hand.dealer, "trump": hand.trump, "outcome": hand.outcome,
+                 "result": hand.result,
+                 "entered_by": hand.entered_by.get_username() if hand.entered_by_id is not None else None,
+                 "entered_via": hand.entered_via, "created_at": timestamp(hand.created_at),
+                 "updated_at": timestamp(hand.updated_at)},
+        "result": done.result, "match": match_answer(done.match, done.seats), "warnings": list(done.warnings),
+    }
 
 
 class HandInput(serializers.Serializer):
@@ -78,16 +103,27 @@ class MatchHands(viewsets.GenericViewSet):
 
     def writable_match(self, pk: str | None) -> tuple[Match, services.Actor]:
         match = object_or_404(lists.match_with_tournament(), pk)
-        token = self.table_token()
-        if not can_score_match(self.request.user, match, token):
-            if not can_view(self.request.user, match.stage.tournament):
+        self.may_score(match)
+        return match, self.writer()
 
-                raise Http404
-            if not self.request.user.is_authenticated and not token:
-                raise NotAuthenticated(_("Sign in, or use the table's link, to record hands."))
-            raise PermissionDenied(_("You are not a scorer of this tournament or table."))
-        via = "api" if self.request.user.is_authenticated else "token"
-        return match, actor_for(self.request, via)
+    def writer(self) -> services.Actor:
+        return actor_for(self.request, "api" if self.request.user.is_authenticated else "token")
+
+    def may_score(self, match: Match) -> None:
+        """404 for a match the caller may not see, else 401 / 403 for one they may not score; one query
+        at most ("organizer or scorer"), none with the table's token or as its owner."""
+        token = self.table_token()
+        user = self.request.user
+        if token_matches(match, token):
+            return
+        role = is_scorer(user, match.stage.tournament)
+        if role:
+            return
+        if not match.stage.tournament.is_public:  # can_view: public, or a scorer (which they are not)
+            raise Http404
+        if not user.is_authenticated and not token:
+            raise NotAuthenticated(_("Sign in, or use the table's link, to record hands."))
+        raise PermissionDenied(_("You are not a scorer of this tournament or table."))
 
     @extend_schema(methods=["GET"], responses={200: HandSerializer(many=True)}, parameters=[TOKEN_PARAM])
     @extend_schema(methods=["POST"], request=HandInput, parameters=[TOKEN_PARAM],
@@ -97,16 +133,26 @@ class MatchHands(viewsets.GenericViewSet):
         if request.method == "GET":
             match = object_or_404(self.get_queryset(), pk)
             return Response(HandSerializer(match.hands.order_by("number").select_related("entered_by"), many=True).data)
-        match, actor = self.writable_match(pk)
+        match_id = match_pk(pk)
         serializer = HandInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        valid = serializer.is_valid()
+
+        def admit(match: Match) -> recording.HandEntry:
+            # On the locked row: who may write first (404/401/403), then the input (400), as before.
+            self.may_score(match)
+            if not valid:
+                raise serializers.ValidationError(serializer.errors)
+            data = serializer.validated_data
+            return recording.HandEntry(Figures(data["outcome"]), data["version"], data.get("dealer"), data.get("trump"))
+
         try:
-            done = recording.match_hand_record(match=match, outcome=data["outcome"], version=data["version"],
-                                               actor=actor, dealer=data.get("dealer"), trump=data.get("trump"))
+            done = recording.match_hand_record(match_id=match_id, actor=self.writer(), admit=admit)
+        except Match.DoesNotExist as exc:
+            raise Http404(NO_MATCH) from exc
         except (ServiceError, StaleVersion, NotAllowed) as exc:
             return service_errors(exc)
-        return Response(self.hand_answer(done), status=status.HTTP_201_CREATED)
+        # The answer is built from the locked row and what the service holds: no read after the commit.
+        return Response(hand_answer(done), status=status.HTTP_201_CREATED)
 
     def hand_answer(self, done: services.HandOutcome) -> dict[str, Any]:
         match = lists.match_with_entries(done.match.pk)

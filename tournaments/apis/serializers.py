@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rest_framework import serializers
@@ -50,11 +51,34 @@ class MatchSerializer(serializers.ModelSerializer):
 
     def get_seats(self, match: Match) -> list[dict[str, Any]]:
         """Individual tables: each seat's entry, in play order."""
-        if match.section != "table":
-            return []
-        return [{"seat": s.seat, "entry": s.entry_id, "name": s.entry.name}
-                for s in match.seats.select_related("entry__player", "entry__team").order_by("seat")]
+        return selectors.seat_entries(match)
 
     def get_entries(self, match: Match) -> list[dict[str, Any] | None]:
         return [None if e is None else {"id": e.pk, "name": e.name, "seed": e.seed}
                 for e in (match.entry0, match.entry1)]
+
+
+TIMESTAMP = serializers.DateTimeField()  # one field, built once: the same text as the serializers' timestamps
+
+
+def timestamp(value: Any) -> str | None:
+    return None if value is None else TIMESTAMP.to_representation(value)
+
+
+def match_answer(match: Match, seats: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """:class:`MatchSerializer`'s answer as plain data, from a row read with its round and entries
+    (``services.common.ANSWER_RELATED``) and, for an individual table, its ``seats`` — no query."""
+    return {
+        "id": match.pk, "stage": match.stage_id, "round": match.round.number,
+        "round_name": selectors.round_label(match.round.name), "key": match.key, "section": match.section,
+        "position": match.position, "table": match.table,
+        "entries": [None if e is None else {"id": e.pk, "name": e.name, "seed": e.seed}
+                    for e in (match.entry0, match.entry1)],
+        "seats": list(seats or []) if match.section == "table" else [],
+        "status": match.status, "winner_side": match.winner_side, "is_draw": match.is_draw,
+        "confirmed": match.confirmed_at is not None, "state": match.state, "hands_played": match.hands_played,
+        "version": match.version, "next_match": match.next_match_id, "next_slot": match.next_slot,
+        "loser_next_match": match.loser_next_match_id, "loser_next_slot": match.loser_next_slot,
+        "started_at": timestamp(match.started_at), "finished_at": timestamp(match.finished_at),
+        "time_called_at": timestamp(match.time_called_at),
+    }

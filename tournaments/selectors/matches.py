@@ -96,6 +96,14 @@ def match_detail(match_id: int) -> Match | None:
             .filter(pk=match_id).first())
 
 
+def seat_entries(match: Match) -> list[dict[str, Any]]:
+    """An individual table's seats in play order: seat, entry id, entry name (empty for other matches)."""
+    if match.section != "table":
+        return []
+    return [{"seat": s.seat, "entry": s.entry_id, "name": s.entry.name}
+            for s in match.seats.select_related("entry__player", "entry__team").order_by("seat")]
+
+
 def seat_names(match: Match) -> list[str]:
     """The four seats in play order: side 0 sits in seats 0 and 2, side 1 in seats 1 and 3."""
     names = ["—"] * 4

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import NotAllowed, ServiceError, StaleVersion
-from tournaments.models import AuditEntry, Match, Tournament
+from tournaments.models import AuditEntry, Match, Stage, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.selectors.stamps import changes_key, new_stamp
 
@@ -67,9 +67,21 @@ def match_snapshot(match: Match) -> dict[str, Any]:
     }
 
 
-def lock_match(match_id: int) -> Match:
-    """The match, locked for the rest of the transaction (with its stage and tournament)."""
-    return Match.objects.select_for_update().select_related("stage__tournament").get(pk=match_id)
+# What a hand entry's answer shows of the match besides its own row: read with the lock, in one statement.
+ANSWER_RELATED = ("stage__tournament", "round", "entry0__team", "entry0__player", "entry1__team", "entry1__player")
+
+
+def lock_match(match_id: int, related: tuple[str, ...] = ("stage__tournament",)) -> Match:
+    """The match row, locked for the rest of the transaction (``FOR UPDATE OF`` the match only: its
+    stage, tournament and ``related`` rows are read with it but not locked, so the other matches of
+    the stage are not held up)."""
+    return Match.objects.select_for_update(of=("self",)).select_related(*related).get(pk=match_id)
+
+
+def lock_stage(match: Match) -> None:
+    """Lock the match's stage row: taken only when a result finishes the match, so that two matches
+    of one stage finishing at once advance the stage (bracket, next round, its end) one after the other."""
+    list(Stage.objects.select_for_update().filter(pk=match.stage_id).values_list("pk", flat=True))
 
 
 def check_version(match: Match, version: Any) -> None:

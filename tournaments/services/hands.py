@@ -17,10 +17,9 @@ from django.utils.translation import gettext as _
 
 import variants
 from config.i18n import core_lang
-from scoring.api import score_hand_request
+from scoring.api import parse_state, score_outcome
 from scoring.errors import ScoringInputError
 from scoring.partnership import MatchState, match_winner_at_limit
-from scoring.rules import scoring_rules, split_options
 from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError
 from tournaments.models import (
     PARTNERSHIP_VARIANTS,
@@ -31,7 +30,8 @@ from tournaments.models import (
 )
 from tournaments.permissions import is_organizer
 from tournaments.services.bracket import after_result, dependent_matches, match_finished, match_result_changed
-from tournaments.services.common import Actor, audit, check_version, lock_match
+from tournaments.services.common import ANSWER_RELATED, Actor, audit, check_version, lock_match, lock_stage
+from tournaments.services.figures import Figures, Outcome, as_figures, tournament_rules
 from variants.options import OPTIONS
 
 FIRST_LEVEL = {key: v.first_level_name for key, v in variants.VARIANTS.items() if v.has_levels}
@@ -60,12 +60,13 @@ class Replay:
     drawn: bool = False
 
 
-def score_hand(tournament: Tournament, state: Mapping[str, Any], outcome: Mapping[str, Any]) -> dict[str, Any]:
-    """One hand through :func:`scoring.api.score_hand_request` (raises ScoringInputError)."""
-    scoring_part, _rest = split_options(tournament.options or {})
-    payload = {"variant": tournament.variant, "options": scoring_part, "state": dict(state),
-               "outcome": dict(outcome)}
-    return score_hand_request(payload, lang=core_lang())
+def score_hand(tournament: Tournament, state: Mapping[str, Any], outcome: Outcome | Mapping[str, Any]) -> dict[str, Any]:
+    """One hand through scoring's typed functions (:func:`scoring.api.score_outcome`): ``outcome`` is
+    typed, or stored figures parsed here at the storage edge; ``state`` is the stored match state.
+    Answers the result as stored (raises ScoringInputError)."""
+    lang = core_lang()
+    typed = outcome if not isinstance(outcome, Mapping) else Figures(outcome).typed(tournament.variant, lang)
+    return score_outcome(tournament_rules(tournament), typed, parse_state(state, lang), lang).response
 
 
 def replay_hands(tournament: Tournament, first_dealer: int | None,
@@ -103,19 +104,21 @@ def replay_hands(tournament: Tournament, first_dealer: int | None,
     return Replay(state, results, dealers, winner, ended, drawn)
 
 
-def match_result(match: Match, replay: Replay) -> tuple[int | None, bool]:
+def match_result(match: Match, replay: Replay, *, awards: bool = True) -> tuple[int | None, bool]:
     """The match's result from the raw facts: an awarded result or forfeit (the latest adjustment)
     wins over the hands; else the hands (target reached, hand limit); else a time limit called by
-    the organizer (higher level wins; equal levels by the ``hand_limit_tie`` option)."""
+    the organizer (higher level wins; equal levels by the ``hand_limit_tie`` option).
+
+    ``awards=False`` skips the adjustments: for the next hand of a match that is not finished, where an
+    award cannot be (an award always finishes its match)."""
     award = (Adjustment.objects.filter(match=match, kind__in=["awarded", "forfeit"]).order_by("-created_at", "-id")
-             .first())
+             .first()) if awards else None
     if award is not None:
         return award.winner_side, award.winner_side is None
     if replay.winner_side is not None or replay.drawn:
         return replay.winner_side, replay.drawn
     if match.time_called_at and replay.state and replay.dealers:
-        tournament = match.stage.tournament
-        rules = scoring_rules(tournament.variant, split_options(tournament.options or {})[0])
+        rules = tournament_rules(match.stage.tournament)
         levels = tuple(replay.state["levels"])
         if levels[0] == levels[1] and getattr(rules, "hand_limit_tie", "dealer_side") == "draw":
             return None, True
@@ -140,10 +143,18 @@ def check_playable(match: Match, *, correcting: bool = False) -> None:
         raise ServiceError.one("match", _("The tournament is not running."))
 
 
+MATCH_RESULT_FIELDS = ("state", "hands_played", "winner_side", "is_draw", "status", "finished_at", "confirmed_at",
+                       "confirmed_by", "started_at")
+
+
 def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord], actor: Actor | None = None,
-                  hands_played: int | None = None) -> None:
+                  hands_played: int | None = None, *, next_hand: bool = False) -> None:
     """Write the replay's results into the hand records (``hands``: those replayed) and the match's
-    cached state and result; ``hands_played`` when only the last hands were replayed."""
+    cached state and result; ``hands_played`` when only the last hands were replayed.
+
+    ``next_hand``: the next hand of a match that is not finished, on the row as locked — no award can
+    decide it (an award finishes its match), and only the fields that changed are written."""
+    old = {name: getattr(match, name if name != "confirmed_by" else "confirmed_by_id") for name in MATCH_RESULT_FIELDS}
     for hand, result, dealer in zip(hands, replay.results, replay.dealers, strict=True):
         if hand.result != result or hand.dealer != dealer:
             hand.result = result
@@ -152,7 +163,7 @@ def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord], act
     before = (match.winner_side, match.is_draw)
     match.state = replay.state or {}
     match.hands_played = len(hands) if hands_played is None else hands_played
-    match.winner_side, match.is_draw = match_result(match, replay)
+    match.winner_side, match.is_draw = match_result(match, replay, awards=not next_hand)
     if match.winner_side is not None or match.is_draw:
         match.status = Match.Status.FINISHED
         match.finished_at = match.finished_at or timezone.now()
@@ -167,7 +178,12 @@ def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord], act
     if match.hands_played and match.started_at is None:
         match.started_at = timezone.now()
     match.version += 1
-    match.save()
+    if not next_hand:  # the caller may have changed other fields of the row
+        match.save()
+        return
+    changed = [name for name in MATCH_RESULT_FIELDS
+               if getattr(match, name if name != "confirmed_by" else "confirmed_by_id") != old[name]]
+    match.save(update_fields=[*changed, "version", "updated_at"])
 
 
 def settle(match: Match, actor: Actor) -> Match:
@@ -207,54 +223,63 @@ class HandOutcome:
     result: dict[str, Any]
     match: Match
     warnings: tuple[str, ...] = ()
+    seats: tuple[dict[str, Any], ...] | None = None  # an individual table's seats, read in the transaction
 
 
-def hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, actor: Actor,
+def hand_record(*, match_id: int, outcome: Figures | Mapping[str, Any], version: Any, actor: Actor,
                 dealer: Any = None, trump: Any = None) -> HandOutcome:
     """Record the next hand of a match. The first hand needs the dealer (the first declarer)."""
-    if not isinstance(outcome, Mapping):
-        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
+    figures = as_figures(outcome)
     with transaction.atomic():
-        match = lock_match(match_id)
-        check_version(match, version)
-        check_playable(match)
-        tournament = match.stage.tournament
-        if tournament.variant not in PARTNERSHIP_VARIANTS:
-            raise ServiceError.one("match", _("Hands of this variant are recorded per table round."))
-        if match.status == Match.Status.FINISHED:
-            raise ServiceError.one("match", _("This match is finished; correct an earlier hand instead."))
-        if match.time_called_at is not None:
-            raise ServiceError.one("match", _("Time was called for this match: no further hands."))
-        # The next hand is scored from the cached state (written with every change in the same
-        # transaction as the hands); corrections and undos replay the whole match instead.
-        played = match.hands_played
-        expected = int(match.state["dealer"]) if played else None
-        dealer = _check_dealer(dealer, expected)
-        if not played and dealer is None:
-            raise ServiceError.one("dealer", _("Say who deals the first hand (the first declarer)."))
-        trump_code = _normalise_trump(trump)
-        state = dict(match.state) if played else initial_state(tournament, int(dealer))  # type: ignore[arg-type]
-        try:
-            result = score_hand(tournament, state, outcome)
-        except ScoringInputError as exc:
-            raise ServiceError(exc.field_errors) from exc
-        winner = result.get("match_winner")
-        drawn = bool(result.get("match_drawn"))
-        ended = played + 1 if winner is not None or drawn else None
-        replay = Replay(result["state"], [result], [int(state["dealer"])],
-                        None if winner is None else int(winner), ended, drawn)
-        hand = HandRecord.objects.create(
-            match=match, number=played + 1, dealer=replay.dealers[-1], trump=trump_code, outcome=dict(outcome),
-            result=result, entered_by=actor.user_or_none, entered_via=actor.via,
-        )
-        previous_final = final_winner(match)
-        _apply_replay(match, replay, [hand], actor, hands_played=played + 1)
-        audit(actor=actor, action="hand.record", tournament=tournament, target=f"match:{match.pk}",
-              data={"number": hand.number, "outcome": hand.outcome, "dealer": hand.dealer, "trump": trump_code,
-                    "result": hand.result})
-        if final_winner(match) is not None and previous_final is None:
-            match_finished(match=match, actor=actor)
-        return HandOutcome(hand, replay.results[-1], match)
+        match = lock_match(match_id, ANSWER_RELATED)
+        return hand_record_locked(match, figures=figures, version=version, actor=actor, dealer=dealer, trump=trump)
+
+
+def hand_record_locked(match: Match, *, figures: Figures, version: Any, actor: Actor, dealer: Any = None,
+                       trump: Any = None) -> HandOutcome:
+    """:func:`hand_record` on a match row the caller locked (``lock_match``) in its open transaction."""
+    check_version(match, version)
+    check_playable(match)
+    tournament = match.stage.tournament
+    if tournament.variant not in PARTNERSHIP_VARIANTS:
+        raise ServiceError.one("match", _("Hands of this variant are recorded per table round."))
+    if match.status == Match.Status.FINISHED:
+        raise ServiceError.one("match", _("This match is finished; correct an earlier hand instead."))
+    if match.time_called_at is not None:
+        raise ServiceError.one("match", _("Time was called for this match: no further hands."))
+    # The next hand is scored from the cached state (written with every change in the same
+    # transaction as the hands); corrections and undos replay the whole match instead.
+    played = match.hands_played
+    expected = int(match.state["dealer"]) if played else None
+    dealer = _check_dealer(dealer, expected)
+    if not played and dealer is None:
+        raise ServiceError.one("dealer", _("Say who deals the first hand (the first declarer)."))
+    trump_code = _normalise_trump(trump)
+    state = dict(match.state) if played else initial_state(tournament, int(dealer))  # type: ignore[arg-type]
+    lang = core_lang()
+    try:
+        typed = figures.typed(tournament.variant, lang)
+        result = score_outcome(tournament_rules(tournament), typed, parse_state(state, lang), lang).response
+    except ScoringInputError as exc:
+        raise ServiceError(exc.field_errors) from exc
+    winner = result.get("match_winner")
+    drawn = bool(result.get("match_drawn"))
+    ended = played + 1 if winner is not None or drawn else None
+    replay = Replay(result["state"], [result], [int(state["dealer"])],
+                    None if winner is None else int(winner), ended, drawn)
+    hand = HandRecord.objects.create(
+        match=match, number=played + 1, dealer=replay.dealers[-1], trump=trump_code, outcome=dict(figures.entered),
+        result=result, entered_by=actor.user_or_none, entered_via=actor.via,
+    )
+    previous_final = final_winner(match)
+    _apply_replay(match, replay, [hand], actor, hands_played=played + 1, next_hand=True)
+    audit(actor=actor, action="hand.record", tournament=tournament, target=f"match:{match.pk}",
+          data={"number": hand.number, "outcome": hand.outcome, "dealer": hand.dealer, "trump": trump_code,
+                "result": hand.result})
+    if final_winner(match) is not None and previous_final is None:
+        lock_stage(match)
+        match_finished(match=match, actor=actor)
+    return HandOutcome(hand, result, match)
 
 
 def _descendants_played(match: Match) -> list[Match]:
@@ -314,11 +339,11 @@ def _rewrite(*, match: Match, hands: list[HandRecord], outcomes: list[dict[str, 
     return replay, warnings
 
 
-def hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], version: Any, actor: Actor,
+def hand_correct(*, match_id: int, number: Any, outcome: Figures | Mapping[str, Any], version: Any, actor: Actor,
                  force: bool = False, dealer: Any = None, trump: Any = None) -> HandOutcome:
-    """Correct hand ``number``; the whole match is recomputed from the hands' figures."""
-    if not isinstance(outcome, Mapping):
-        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
+    """Correct hand ``number``; the whole match is recomputed from the hands' figures (the stored
+    figures parsed at the storage edge, the corrected ones as entered)."""
+    entered = dict(as_figures(outcome).entered)
     with transaction.atomic():
         match = lock_match(match_id)
         check_version(match, version)
@@ -338,11 +363,11 @@ def hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], vers
             hand.save(update_fields=["trump", "updated_at"])
         outcomes = [dict(h.outcome) for h in hands]
         before = outcomes[number - 1]
-        outcomes[number - 1] = dict(outcome)
+        outcomes[number - 1] = entered
         try:
             replay, warnings = _rewrite(
                 match=match, hands=hands, outcomes=outcomes, first_dealer=first_dealer, actor=actor, force=force,
-                action="hand.correct", audit_data={"number": number, "before": before, "after": dict(outcome),
+                action="hand.correct", audit_data={"number": number, "before": before, "after": entered,
                                                    "forced": force},
             )
         except ServiceError as exc:

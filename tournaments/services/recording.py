@@ -1,22 +1,58 @@
 """One entry point per hand action, whatever the match plays: an individual table's hands go to
-:mod:`.table_hands`, a partnership match's to :mod:`.hands`."""
+:mod:`.table_hands`, a partnership match's to :mod:`.hands`.
+
+Recording (the API's hot path, issue 18): one transaction locks the match row (``FOR UPDATE OF`` the
+match only), hands it to the caller's ``admit`` — who may write, and the request's input, checked on
+the locked row — and records; everything the answer shows is read inside that transaction, so a
+failure after the commit cannot turn a stored hand into "nothing was saved".
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
+from django.db import transaction
+
 from tournaments.models import Match, Stage
-from tournaments.services.common import Actor
-from tournaments.services.hands import HandOutcome, hand_correct, hand_record, hand_undo
-from tournaments.services.table_hands import table_hand_correct, table_hand_record, table_hand_undo
+from tournaments.selectors.matches import seat_entries
+from tournaments.services.common import ANSWER_RELATED, Actor, lock_match
+from tournaments.services.figures import Figures
+from tournaments.services.hands import HandOutcome, hand_correct, hand_record_locked, hand_undo
+from tournaments.services.table_hands import (
+    table_hand_correct,
+    table_hand_record_locked,
+    table_hand_undo,
+)
 
 
-def match_hand_record(*, match: Match, outcome: Mapping[str, Any], version: Any, actor: Actor,
-                      dealer: Any = None, trump: Any = None) -> HandOutcome:
-    if match.stage.format == Stage.Format.TABLE_ROUNDS:
-        return table_hand_record(match_id=match.pk, outcome=outcome, version=version, actor=actor)
-    return hand_record(match_id=match.pk, outcome=outcome, version=version, actor=actor, dealer=dealer, trump=trump)
+@dataclass(frozen=True)
+class HandEntry:
+    """One hand as the caller admitted it: the figures, the match version it was entered against, and
+    for a partnership match the dealer (first hand) and trump."""
+
+    figures: Figures
+    version: Any
+    dealer: Any = None
+    trump: Any = None
+
+
+def match_hand_record(*, match_id: int, actor: Actor, admit: Callable[[Match], HandEntry]) -> HandOutcome:
+    """Record the next hand of a match. ``admit(match)`` runs on the locked row and raises to refuse
+    (not found, not signed in, not a scorer, invalid input — in that order); raises ``Match.DoesNotExist``
+    for no such match."""
+    with transaction.atomic():
+        match = lock_match(match_id, ANSWER_RELATED)
+        entry = admit(match)
+        if match.stage.format == Stage.Format.TABLE_ROUNDS:
+            done = table_hand_record_locked(match, figures=entry.figures, version=entry.version, actor=actor)
+        else:
+            done = hand_record_locked(match, figures=entry.figures, version=entry.version, actor=actor,
+                                      dealer=entry.dealer, trump=entry.trump)
+        if match.section == "table":
+            done = replace(done, seats=tuple(seat_entries(match)))
+        return done
 
 
 def match_hand_correct(*, match: Match, number: int, outcome: Mapping[str, Any], version: Any, actor: Actor,

@@ -11,76 +11,97 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.i18n import core_lang
-from scoring.api import score_hand_request
+from scoring.api import score_outcome
 from scoring.errors import ScoringInputError
-from scoring.rules import split_options
+from scoring.redfive import RedFiveOutcome
+from scoring.rules import ScoringRules
 from tournaments.errors import ServiceError
 from tournaments.models import HandRecord, Match, Stage, Tournament
 from tournaments.services.bracket import after_result
-from tournaments.services.common import Actor, audit, check_version, lock_match
+from tournaments.services.common import ANSWER_RELATED, Actor, audit, check_version, lock_match, lock_stage
+from tournaments.services.figures import Figures, Outcome, as_figures, tournament_rules
 from tournaments.services.hands import HandOutcome, require_open_result
 from tournaments.services.stages import INDIVIDUAL_DEFAULT_HANDS
 from variants import Declaring
 
 
-def table_hand_payload(match: Match, outcome: Mapping[str, Any]) -> dict[str, Any]:
-    """The scoring request for one hand at an individual table."""
+def table_rules(match: Match) -> ScoringRules:
+    """The scoring rules of an individual table: red five by the tournament's decks, Yongzhou by the
+    table's players."""
     tournament = match.stage.tournament
-    payload: dict[str, Any] = {"variant": tournament.variant, "options": split_options(tournament.options or {})[0],
-                               "outcome": dict(outcome)}
     if tournament.spec.variable_decks:
-        payload["decks"] = tournament.decks
-    else:
-        payload["players"] = int((match.state or {}).get("players") or tournament.players_per_table)
-    return payload
+        return tournament_rules(tournament, decks=tournament.decks)
+    return tournament_rules(tournament, players=int((match.state or {}).get("players") or tournament.players_per_table))
 
 
-def table_hand_record(*, match_id: int, outcome: Mapping[str, Any], version: Any, actor: Actor) -> Any:
+def score_table_hand(match: Match, outcome: Outcome | Mapping[str, Any]) -> dict[str, Any]:
+    """One hand of an individual table through scoring's typed functions: ``outcome`` typed, or stored
+    figures parsed here (the storage edge). Answers the result as stored (raises ScoringInputError)."""
+    lang = core_lang()
+    variant = match.stage.tournament.variant
+    typed = outcome if not isinstance(outcome, Mapping) else Figures(outcome).typed(variant, lang)
+    return score_outcome(table_rules(match), typed, None, lang).response
+
+
+def table_hand_record(*, match_id: int, outcome: Figures | Mapping[str, Any], version: Any, actor: Actor) -> Any:
     """Record one hand at an individual table through scoring; the table is finished after the
     stage's number of hands."""
-    if not isinstance(outcome, Mapping):
-        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
+    figures = as_figures(outcome)
     with transaction.atomic():
-        match = lock_match(match_id)
-        check_version(match, version)
-        if match.stage.format != Stage.Format.TABLE_ROUNDS or match.status in (Match.Status.FINISHED,):
-            raise ServiceError.one("match", _("This table is not taking hands."))
-        if match.stage.tournament.status != Tournament.Status.RUNNING:
-            raise ServiceError.one("match", _("The tournament is not running."))
-        try:
-            result = score_hand_request(table_hand_payload(match, outcome), lang=core_lang())
-        except ScoringInputError as exc:
-            raise ServiceError(exc.field_errors) from exc
-        state = dict(match.state or {})
-        if match.stage.tournament.spec.declaring is Declaring.BIDDING:  # the bid's winner deals
-            dealer = int(outcome["dealer"])
-        else:
-            dealer = int(state.get("dealer", 0))
-            state["dealer"] = result["next_dealer"]
-        totals = list(state.get("totals") or [0] * int(state.get("players") or 4))
-        key = "game_points" if "game_points" in result else "net"
-        totals = [a + b for a, b in zip(totals, result[key], strict=True)]
-        state["totals"] = totals
-        hand = HandRecord.objects.create(match=match, number=match.hands_played + 1, dealer=dealer,
-                                         trump=str(outcome.get("trump") or ""), outcome=dict(outcome), result=result,
-                                         entered_by=actor.user_or_none, entered_via=actor.via)
-        match.hands_played += 1
-        match.state = state
-        match.started_at = match.started_at or timezone.now()
-        if match.hands_played >= (match.stage.hands_per_table or INDIVIDUAL_DEFAULT_HANDS):
-            match.status = Match.Status.FINISHED
-            match.finished_at = timezone.now()
-            if not match.stage.tournament.require_confirmation:
-                match.confirmed_at = match.finished_at
-        else:
-            match.status = Match.Status.PLAYING
-        match.version += 1
-        match.save()
-        audit(actor=actor, action="table.hand", tournament=match.stage.tournament, target=f"match:{match.pk}",
-              data={"number": hand.number, "outcome": hand.outcome, "result": result})
-        if match.status == Match.Status.FINISHED:
-            after_result(match=match, actor=actor)
-        return HandOutcome(hand, result, match)
+        match = lock_match(match_id, ANSWER_RELATED)
+        return table_hand_record_locked(match, figures=figures, version=version, actor=actor)
+
+
+def table_hand_record_locked(match: Match, *, figures: Figures, version: Any, actor: Actor) -> HandOutcome:
+    """:func:`table_hand_record` on a match row the caller locked in its open transaction."""
+    check_version(match, version)
+    tournament = match.stage.tournament
+    if match.stage.format != Stage.Format.TABLE_ROUNDS or match.status in (Match.Status.FINISHED,):
+        raise ServiceError.one("match", _("This table is not taking hands."))
+    if tournament.status != Tournament.Status.RUNNING:
+        raise ServiceError.one("match", _("The tournament is not running."))
+    try:
+        typed = figures.typed(tournament.variant, core_lang())
+        result = score_table_hand(match, typed)
+    except ScoringInputError as exc:
+        raise ServiceError(exc.field_errors) from exc
+    state = dict(match.state or {})
+    if tournament.spec.declaring is Declaring.BIDDING:  # the bid's winner deals
+        assert isinstance(typed, RedFiveOutcome)
+        dealer = int(typed.dealer)
+    else:
+        dealer = int(state.get("dealer", 0))
+        state["dealer"] = result["next_dealer"]
+    totals = list(state.get("totals") or [0] * int(state.get("players") or 4))
+    key = "game_points" if "game_points" in result else "net"
+    totals = [a + b for a, b in zip(totals, result[key], strict=True)]
+    state["totals"] = totals
+    hand = HandRecord.objects.create(match=match, number=match.hands_played + 1, dealer=dealer,
+                                     trump=str(getattr(typed, "trump", "") or ""), outcome=dict(figures.entered),
+                                     result=result, entered_by=actor.user_or_none, entered_via=actor.via)
+    changed = ["hands_played", "state", "status", "version", "updated_at"]
+    match.hands_played += 1
+    match.state = state
+    if match.started_at is None:
+        match.started_at = timezone.now()
+        changed.append("started_at")
+    if match.hands_played >= (match.stage.hands_per_table or INDIVIDUAL_DEFAULT_HANDS):
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        changed.append("finished_at")
+        if not tournament.require_confirmation:
+            match.confirmed_at = match.finished_at
+            changed.append("confirmed_at")
+    else:
+        match.status = Match.Status.PLAYING
+    match.version += 1
+    match.save(update_fields=changed)
+    audit(actor=actor, action="table.hand", tournament=tournament, target=f"match:{match.pk}",
+          data={"number": hand.number, "outcome": hand.outcome, "result": result})
+    if match.status == Match.Status.FINISHED:
+        lock_stage(match)
+        after_result(match=match, actor=actor)
+    return HandOutcome(hand, result, match)
 
 
 def _table_replay(match: Match, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -88,7 +109,7 @@ def _table_replay(match: Match, outcomes: list[dict[str, Any]]) -> list[dict[str
     results = []
     for number, outcome in enumerate(outcomes, start=1):
         try:
-            results.append(score_hand_request(table_hand_payload(match, outcome), lang=core_lang()))
+            results.append(score_table_hand(match, outcome))
         except ScoringInputError as exc:
             raise ServiceError({f"hands.{number}.{k}": v for k, v in exc.field_errors.items()}) from exc
     return results
@@ -150,11 +171,10 @@ def table_hand_undo(*, match_id: int, version: Any, actor: Actor) -> Match:
                               {"number": hands[-1].number, "outcome": hands[-1].outcome})
 
 
-def table_hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any], version: Any,
+def table_hand_correct(*, match_id: int, number: Any, outcome: Figures | Mapping[str, Any], version: Any,
                        actor: Actor) -> Match:
     """Correct hand ``number`` of an individual table; the totals are recomputed."""
-    if not isinstance(outcome, Mapping):
-        raise ServiceError.one("outcome", _("The hand's figures must be an object."))
+    entered = dict(as_figures(outcome).entered)
     with transaction.atomic():
         match = lock_match(match_id)
         check_version(match, version)
@@ -164,10 +184,10 @@ def table_hand_correct(*, match_id: int, number: Any, outcome: Mapping[str, Any]
             raise ServiceError.one("number", _("There is no hand %(n)s at this table.") % {"n": number})
         outcomes = [dict(h.outcome) for h in hands]
         before = outcomes[number - 1]
-        outcomes[number - 1] = dict(outcome)
+        outcomes[number - 1] = entered
         try:
             return _table_rewrite(match, hands, outcomes, actor, "table.correct",
-                                  {"number": number, "before": before, "after": dict(outcome)})
+                                  {"number": number, "before": before, "after": entered})
         except ServiceError as exc:
             prefix = f"hands.{number}."
             raise ServiceError({k.removeprefix(prefix): v for k, v in exc.field_errors.items()}) from exc

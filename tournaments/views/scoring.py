@@ -36,6 +36,7 @@ from tournaments.selectors import pages
 from tournaments.services import hands as hand_services
 from tournaments.services import table_hands as table_services
 from tournaments.services.corrections import CorrectionPreview, correction_preview
+from tournaments.services.figures import Figures
 from tournaments.services.hands import initial_state, score_hand
 from tournaments.views.common import (
     is_individual,
@@ -112,7 +113,8 @@ def _preview(match: Match, form: HandForm) -> dict[str, Any] | None:
     else:
         state = initial_state(tournament, form.cleaned_data["dealer"])
     try:
-        result = score_hand(tournament, state, form.outcome())
+        result = score_hand(tournament, state, Figures.parsed(tournament.variant, form.outcome(), core_lang()).typed(
+            tournament.variant, core_lang()))
     except ScoringInputError as exc:
         add_service_errors(form, exc.field_errors, HandForm.ALIASES)
         return None
@@ -206,8 +208,11 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
             if form.is_valid():
                 d = form.cleaned_data
                 try:
-                    done = services.hand_record(match_id=match.pk, outcome=form.outcome(), version=d["version"],
+                    figures = Figures.parsed(tournament.variant, form.outcome(), core_lang())  # the form edge
+                    done = services.hand_record(match_id=match.pk, outcome=figures, version=d["version"],
                                                 actor=actor, dealer=d.get("dealer"), trump=form.trump_code())
+                except ScoringInputError as exc:
+                    add_service_errors(form, exc.field_errors, HandForm.ALIASES)
                 except ServiceError as exc:
                     add_service_errors(form, exc.field_errors, HandForm.ALIASES)
                 except StaleVersion:
@@ -296,10 +301,10 @@ def _table_form(match: Match, data: QueryDict | None = None) -> TableHandForm:
 
 def _table_preview(match: Match, form: TableHandForm) -> dict[str, Any] | None:
     """What the hand would give each seat, computed through scoring without writing."""
-    from scoring.api import score_hand_request
-
+    variant = match.stage.tournament.variant
     try:
-        result = score_hand_request(table_services.table_hand_payload(match, form.outcome()), lang=core_lang())
+        result = table_services.score_table_hand(match, Figures.parsed(variant, form.outcome(), core_lang()).typed(
+            variant, core_lang()))
     except ScoringInputError as exc:
         form.add_service_errors(exc.field_errors)
         return None
@@ -350,8 +355,11 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
                 return render(request, "tournaments/_table_preview.html", {"preview": preview, "form": form})
         elif form.is_valid():
             try:
-                done = table_services.table_hand_record(match_id=match.pk, outcome=form.outcome(),
+                figures = Figures.parsed(tournament.variant, form.outcome(), core_lang())  # the form edge
+                done = table_services.table_hand_record(match_id=match.pk, outcome=figures,
                                                          version=form.cleaned_data["version"], actor=actor)
+            except ScoringInputError as exc:
+                form.add_service_errors(exc.field_errors)
             except ServiceError as exc:
                 form.add_service_errors(exc.field_errors)
             except StaleVersion:
