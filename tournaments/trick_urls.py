@@ -19,6 +19,7 @@ api_urlpatterns = [
 urlpatterns = [
     path("matches/<int:pk>/score/tricks/", trick_views.trick_entry_page, name="trick-entry"),
     path("t/<str:token>/tricks/", trick_views.trick_entry_by_link, name="trick-entry-link"),
+    path("table/<int:pk>/tricks/", trick_views.trick_entry_by_session, name="trick-entry-session"),
     path("matches/<int:pk>/hands/<int:number>/replay/", trick_views.recorded_hand_replay, name="hand-replay"),
     path("matches/<int:pk>/live/", trick_views.live_page, name="match-live"),
     path("matches/<int:pk>/live/stream/", trick_views.live_stream, name="match-live-stream"),

@@ -32,6 +32,7 @@ from rules_web.replay_views import hand_from_record, render_replay
 from tournaments.models import Match
 from tournaments.permissions import can_view, is_scorer
 from tournaments.services import trick_entry as svc
+from tournaments.views.table_grants import granted_match
 
 POLL_SECONDS = 0.25
 HEARTBEAT_SECONDS = 15.0
@@ -82,6 +83,15 @@ def trick_entry_by_link(request: HttpRequest, token: str) -> HttpResponse:
     match = _match(found.pk)
     return render(request, "tournaments/trick_entry.html",
                   _entry_context(match, token, reverse("table-link", args=[token])))
+
+
+@require_safe
+def trick_entry_by_session(request: HttpRequest, pk: int) -> HttpResponse:
+    """Trick entry for a table opened by its link: the session holds the grant, the address no token
+    (the page's script sends the token in a header, never in a URL)."""
+    match, token = granted_match(request, pk)
+    return render(request, "tournaments/trick_entry.html",
+                  _entry_context(_match(match.pk), token, reverse("table-session", args=[pk])))
 
 
 def _visible_match(request: HttpRequest, pk: int) -> Match:
