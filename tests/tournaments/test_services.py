@@ -440,3 +440,21 @@ def test_elimination_refuses_a_drawn_award(organizer):
     with pytest.raises(ServiceError) as exc:
         match_award(match_id=round_matches(t, 1)[0].pk, winner_side=None, reason="both late", actor=Actor(organizer))
     assert "winner_side" in exc.value.field_errors
+
+
+def test_a_reset_match_loses_its_awarded_result_too(organizer):
+    """A later match reset by a corrected earlier result is played afresh: an award it had goes with it
+    (it would otherwise decide the match again), and the reset's audit entry keeps what was removed."""
+    actor = Actor(organizer)
+    t = make_tournament(owner=organizer, teams=4)
+    semi1, semi2 = round_matches(t, 1)
+    win_match(semi1, 0, actor)
+    win_match(semi2, 0, actor)
+    final = Match.objects.get(pk=semi1.next_match_id)
+    match_award(match_id=final.pk, winner_side=1, reason="No show", actor=actor, kind="forfeit")
+    semi1.refresh_from_db()
+    hand_correct(match_id=semi1.pk, number=4, outcome=TAKEOVER, version=semi1.version, actor=actor, force=True)
+    final.refresh_from_db()
+    assert final.winner_side is None and final.status == "pending" and not final.adjustments.exists()
+    reset = AuditEntry.objects.filter(action="match.reset", target=f"match:{final.pk}").latest("id")
+    assert reset.data["removed_awards"] == [{"kind": "forfeit", "winner_side": 1, "reason": "No show"}]

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import ServiceError
 from tournaments.formats import brackets
-from tournaments.models import Entry, HandRecord, Match, Round, Stage, Tournament
+from tournaments.models import Adjustment, Entry, HandRecord, Match, Round, Stage, Tournament
 from tournaments.services.common import Actor, audit
 from tournaments.services.venue import ensure_venue_tables
 
@@ -178,11 +178,15 @@ def _clear_slot(target_id: int | None, slot: int | None, actor: Actor, reset: li
             _clear_slot(target.next_match_id, target.next_slot, actor, reset)
             _clear_slot(target.loser_next_match_id, target.loser_next_slot, actor, reset)
         HandRecord.objects.filter(match=target).delete()
+        # An awarded result or forfeit of the reset match goes with it: the match is played afresh.
+        awards = Adjustment.objects.filter(match=target, kind__in=[Adjustment.Kind.AWARDED, Adjustment.Kind.FORFEIT])
+        removed_awards = list(awards.values("kind", "winner_side", "reason"))
+        awards.delete()
         target.state, target.hands_played, target.winner_side = {}, 0, None
         target.started_at = target.finished_at = None
         reset.append(target.key)
         audit(actor=actor, action="match.reset", tournament=target.stage.tournament, target=f"match:{target.pk}",
-              data={"key": target.key, "removed_hands": removed})
+              data={"key": target.key, "removed_hands": removed, "removed_awards": removed_awards})
     _place(target, slot, None)
 
 
