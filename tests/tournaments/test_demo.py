@@ -9,12 +9,11 @@ import time
 import pytest
 from django.db import transaction
 
-from scoring.api import score_hand_request
 from tournaments.demo import DEMO_RED_FIVE, DEMO_SWISS, DEMO_TOURNAMENT, load_demo
 from tournaments.models import HandRecord, Match, Stage, Tournament
 from tournaments.selectors import tournament_standings
 from tournaments.services.hands import replay_hands
-from tournaments.services.table_hands import table_hand_payload
+from tournaments.services.table_hands import score_table_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +59,7 @@ def test_every_stored_hand_passes_the_scoring_core(demo: float) -> None:
         tournament = match.stage.tournament
         if match.stage.format == Stage.Format.TABLE_ROUNDS:
             for hand in hands:
-                assert score_hand_request(table_hand_payload(match, hand.outcome)) == hand.result
+                assert score_table_hand(match, hand.outcome) == hand.result
         else:
             replay = replay_hands(tournament, hands[0].dealer, [h.outcome for h in hands])
             assert replay.results == [h.result for h in hands]
