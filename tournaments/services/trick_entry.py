@@ -115,7 +115,7 @@ def match_facts(match: Match, entered: Mapping[str, Any]) -> HandFacts:
             raise ServiceError.one("facts.level", _("The dealer's side plays level %(level)s in this match.")
                                    % {"level": level})
         data["level"] = level
-    elif tournament.variant == "red-five":
+    elif len(tournament.spec.decks) > 1:  # red five: 2 or 3 decks
         data["decks"] = tournament.decks
     else:
         state = match.state or {}
