@@ -1,7 +1,9 @@
-"""``/healthz``: the database, broker and worker status as JSON — 200 when healthy, 503 otherwise.
+"""``/healthz``: the database, broker and worker status as JSON.
 
-Everyone gets the verdict (``{"status": "ok"}`` or ``{"status": "error"}`` with 503); only staff see the
-details (errors can name hosts and ports).
+The site serves pages when its database and broker answer: then 200, with ``"status": "ok"`` when a
+worker answers too, or ``"degraded"`` when none does (printing and simulation wait; scoring goes on — a
+load balancer must not take the site out for that). Otherwise 503 ``"error"``. Everyone gets the
+verdict; only staff see the details (errors can name hosts and ports).
 """
 
 import time
@@ -69,8 +71,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
     broker = check_broker()
     # No point pinging workers through a broker that cannot be reached.
     workers = check_workers() if broker["ok"] else {"ok": False, "mode": "broker", "error": "The broker is down."}
-    healthy = bool(database["ok"] and broker["ok"] and workers["ok"])
-    body: dict[str, object] = {"status": "ok" if healthy else "error"}
+    healthy = bool(database["ok"] and broker["ok"])
+    body: dict[str, object] = {"status": ("ok" if workers["ok"] else "degraded") if healthy else "error"}
     if _is_staff(request):
         body.update({"database": database, "broker": broker, "workers": workers})
     return JsonResponse(body, status=200 if healthy else 503)

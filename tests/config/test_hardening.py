@@ -74,18 +74,40 @@ def test_a_real_table_link_request_logs_no_token(project_logging: io.StringIO, c
 # ---------------------------------------------------------------------------------- /healthz
 
 
-def test_healthz_shows_only_the_verdict_to_the_public(client: Client) -> None:
+def test_healthz_shows_only_the_verdict_to_the_public(client: Client, settings: Any) -> None:
+    settings.CELERY_BROKER_URL = None  # in-process tasks (CI also runs this suite with a broker)
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
 
 
-def test_healthz_shows_details_to_staff(client: Client) -> None:
+def test_healthz_shows_details_to_staff(client: Client, settings: Any) -> None:
+    settings.CELERY_BROKER_URL = None
     client.force_login(get_user_model().objects.create_user("ops", password="x", is_staff=True))
     data = client.get("/healthz").json()
     assert data["status"] == "ok" and data["database"]["ok"] is True
     assert data["workers"] == {"ok": True, "mode": "in-process",
                                "detail": "No broker configured: tasks run in-process."}
+
+
+def test_healthz_is_degraded_not_down_when_no_worker_answers(client: Client, settings: Any,
+                                                             monkeypatch: Any) -> None:
+    """Database and broker answer, no worker does: the site still serves (200, "degraded"); staff see why."""
+    from config import health
+    from config.celery_app import app
+
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/15"
+    monkeypatch.setattr(health, "check_broker", lambda: {"ok": True, "mode": "broker", "ms": 1.0})
+    monkeypatch.setattr(app.control, "ping", lambda timeout: [])
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json() == {"status": "degraded"}
+    client.force_login(get_user_model().objects.create_user("ops2", password="x", is_staff=True))
+    data = client.get("/healthz").json()
+    assert data["status"] == "degraded" and data["workers"]["ok"] is False
+    assert data["workers"]["error"] == "No worker answered the ping."
+    monkeypatch.setattr(app.control, "ping", lambda timeout: [{"celery@w1": {"ok": "pong"}}])
+    data = client.get("/healthz").json()
+    assert data["status"] == "ok" and data["workers"]["workers"] == ["celery@w1"]
 
 
 def test_healthz_hides_failure_details_from_the_public(client: Client, settings: Any) -> None:
@@ -101,24 +123,6 @@ def broker_up(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
     settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
     monkeypatch.setattr(health, "check_broker", lambda: {"ok": True, "mode": "broker"})
-
-
-def test_healthz_is_503_when_no_worker_answers(admin_client: Client, broker_up: None,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from config.celery_app import app
-
-    asked: dict[str, Any] = {}
-
-    def ping(timeout: float) -> list[Any]:
-        asked["timeout"] = timeout
-        return []
-
-    monkeypatch.setattr(app.control, "ping", ping)
-    response = admin_client.get("/healthz")
-    assert response.status_code == 503
-    assert response.json()["workers"]["ok"] is False
-    assert "No worker answered" in response.json()["workers"]["error"]
-    assert asked["timeout"] <= 2
 
 
 def test_healthz_names_the_workers_that_answer(admin_client: Client, broker_up: None,
