@@ -9,7 +9,10 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
+
+from config.api import invalid_input
 
 
 class ApiRootView(APIView):
@@ -30,10 +33,15 @@ class ObtainTokenView(ObtainAuthToken):
     """``POST /api/v1/auth/token/`` with ``username`` and ``password`` → ``{"token": ...}`` for the
     ``Authorization: Token …`` header. Rate-limited like the log-in page (429 when locked out)."""
 
+    # The project's parsers (ObtainAuthToken names its own list): JSON depth and NUL checks apply here too.
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+
     def post(self, request: Request, *args: object, **kwargs: object) -> Response:
         from axes.handlers.proxy import AxesProxyHandler
 
         username = request.data.get("username") if hasattr(request.data, "get") else None
+        if isinstance(username, str) and "\x00" in username:  # form bodies too: refused before any lookup
+            return invalid_input({"username": [_("Text may not contain a NUL character (\\0).")]})
         locked = Response({"detail": _("Too many failed log-in attempts: try again later."), "code": "locked_out"},
                           status=429)
         from safety.login_limit import is_locked

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
 
 _STRING_RE = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -30,8 +30,32 @@ def json_depth(raw: bytes) -> int:
     return deepest
 
 
+def nul_paths(data: Any, path: str = "") -> list[str]:
+    r"""The JSON paths of every string (key or value) holding a NUL character.
+
+    >>> nul_paths({"name": "a\x00b", "hands": [{"x": 1}, "ok", "\x00"], "fine": "yes"})
+    ['name', 'hands.2']
+    """
+    found: list[str] = []
+    if isinstance(data, str):
+        if "\x00" in data:
+            found.append(path or "body")
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and "\x00" in key:
+                found.append(sub)
+            found.extend(nul_paths(value, sub))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            found.extend(nul_paths(value, f"{path}.{i}" if path else str(i)))
+    return found
+
+
 class DepthLimitedJSONParser(JSONParser):
-    """JSON, refusing documents nested deeper than ``JSON_MAX_DEPTH`` (64) with a 400 that says so."""
+    """JSON, refusing documents nested deeper than ``JSON_MAX_DEPTH`` (64) with a 400 that says so, and
+    strings holding a NUL character (no text field takes one; PostgreSQL cannot store it) with a 400
+    naming each such field."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         raw = stream.read() if stream is not None else b""
@@ -43,4 +67,9 @@ class DepthLimitedJSONParser(JSONParser):
                              code="json_too_deep")
         import io
 
-        return super().parse(io.BytesIO(raw), media_type, parser_context)
+        data = super().parse(io.BytesIO(raw), media_type, parser_context)
+        bad = nul_paths(data)
+        if bad:
+            raise ValidationError({path.replace("\x00", "\\0"): [_("Text may not contain a NUL character (\\0).")]
+                                   for path in bad[:20]})
+        return data

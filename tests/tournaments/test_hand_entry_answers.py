@@ -85,7 +85,8 @@ def normalise(value: Any, key: str = "") -> Any:
         return {k: normalise(v, k) for k, v in value.items()}
     if isinstance(value, list):
         if key == "entries":
-            return [None if e is None else {**normalise(e), "id": Entry.objects.get(pk=e["id"]).name} for e in value]
+            return [None if e is None else {**normalise({k: v for k, v in e.items() if k != "id"}),
+                                            "id": Entry.objects.get(pk=e["id"]).name} for e in value]
         if key == "seats":
             return [{**s, "entry": Entry.objects.get(pk=s["entry"]).name} for s in value]
         return [normalise(v) for v in value]
