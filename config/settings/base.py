@@ -220,6 +220,8 @@ CELERY_BEAT_SCHEDULE = {
 # On-demand PDFs: kept in the cache (per document, language and results stamp) for this many seconds;
 # anonymous visitors may fetch this many PDFs a minute per address (429 with Retry-After beyond).
 PDF_CACHE_SECONDS = env.int("PDF_CACHE_SECONDS", default=3600)
+# While results keep changing, anonymous visitors get the latest render if younger than this many seconds.
+PDF_ANON_MAX_AGE = env.int("PDF_ANON_MAX_AGE", default=60)
 # Django's cache also carries each tournament's change stamp, which the live pages poll every second. The
 # default (process memory) suits one process; with several web processes set CACHE_URL (redis://…) so
 # they share the stamps.

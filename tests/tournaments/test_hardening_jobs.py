@@ -86,6 +86,26 @@ def test_the_same_standings_pdf_renders_once_until_a_result_changes(client: Any,
         assert render.call_count == 3
 
 
+def test_visitors_during_play_get_the_latest_render_not_one_per_hand(client: Any, cup: Fixture,
+                                                                     settings: Any) -> None:
+    """Results change with every hand: an anonymous visitor gets the latest render while it is younger
+    than PDF_ANON_MAX_AGE, so visitors cannot make the server render once per hand; organizers get the
+    current results; once the render is old enough, visitors get a new one."""
+    url = reverse("print-standings-pdf", args=[cup.tournament.pk])
+    with mock.patch.object(docs, "pdf_bytes", wraps=docs.pdf_bytes) as render:
+        first = client.get(url)
+        assert first.status_code == 200 and render.call_count == 1
+        play_hand(cup.second, SHUTOUT, cup.actor)
+        again = client.get(url)
+        assert again.status_code == 200 and render.call_count == 1 and again.content == first.content
+        client.force_login(cup.owner)
+        assert client.get(url).status_code == 200 and render.call_count == 2  # the organizer: current results
+        client.logout()
+        settings.PDF_ANON_MAX_AGE = 0
+        play_hand(cup.second, SHUTOUT, cup.actor)
+        assert client.get(url).status_code == 200 and render.call_count == 3
+
+
 def test_anonymous_pdf_bursts_get_429_and_organizers_are_not_limited(client: Any, cup: Fixture,
                                                                      settings: Any) -> None:
     settings.PDF_ANON_PER_MINUTE = 3

@@ -1,10 +1,14 @@
 """On-demand PDFs off the request path: each rendered PDF is kept in the cache under the document's
 address, language and the tournament's results stamp, so the same standings render once until a
-result changes; anonymous visitors get a few PDFs a minute per address (``PDF_ANON_PER_MINUTE``)."""
+result changes; anonymous visitors get a few PDFs a minute per address (``PDF_ANON_PER_MINUTE``), and
+while results keep changing (a tournament in play) they get the latest render if it is younger than
+``PDF_ANON_MAX_AGE`` seconds (60) instead of a new one — so visitors cannot make the server render a PDF
+for every hand entered. Signed-in users always get the render of the current results."""
 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,12 +28,25 @@ def pdf_cache_key(*, path: str, query: str, tournament: Tournament | None) -> st
     return "pdf:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
-def pdf_cached(*, key: str, render: Callable[[], tuple[bytes, int]]) -> bytes:
-    """The cached PDF for ``key``, or ``render()``'s (then kept for ``PDF_CACHE_SECONDS``)."""
-    pdf = cache.get(key)
-    if pdf is None:
-        pdf, _pages = render()
-        cache.set(key, pdf, int(getattr(settings, "PDF_CACHE_SECONDS", 3600)))
+def pdf_served(*, request: Any, path: str, query: str, tournament: Tournament | None,
+               render: Callable[[], tuple[bytes, int]]) -> bytes:
+    """The PDF for this request: the render of the current results (cached per results stamp); for an
+    anonymous visitor, the latest render of this document when it is younger than ``PDF_ANON_MAX_AGE``."""
+    exact = pdf_cache_key(path=path, query=query, tournament=tournament)
+    pdf = cache.get(exact)
+    if pdf is not None:
+        return pdf
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    latest_key = "pdf-latest:" + hashlib.sha256("\x00".join([path, query, language]).encode()).hexdigest()
+    signed_in = getattr(request, "user", None) is not None and request.user.is_authenticated
+    if not signed_in:
+        latest = cache.get(latest_key)
+        if latest is not None and time.time() - latest[0] < float(getattr(settings, "PDF_ANON_MAX_AGE", 60)):
+            return latest[1]
+    pdf, _pages = render()
+    keep = int(getattr(settings, "PDF_CACHE_SECONDS", 3600))
+    cache.set(exact, pdf, keep)
+    cache.set(latest_key, (time.time(), pdf), keep)
     return pdf
 
 

@@ -94,8 +94,8 @@ def _respond(request: HttpRequest, document: docs.Document, fmt: str, *, page_ur
                                    % {"s": wait}, status=429, content_type="text/plain; charset=utf-8")
             refused["Retry-After"] = str(wait)
             return refused
-        key = pdf_cache.pdf_cache_key(path=request.path, query=request.GET.urlencode(), tournament=document.tournament)
-        pdf = pdf_cache.pdf_cached(key=key, render=lambda: docs.pdf_bytes(document))
+        pdf = pdf_cache.pdf_served(request=request, path=request.path, query=request.GET.urlencode(),
+                                   tournament=document.tournament, render=lambda: docs.pdf_bytes(document))
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = docs.content_disposition(document.file_names())
     if document.organizer_only or (document.tournament is not None and not document.tournament.is_public):
