@@ -15,7 +15,7 @@ from tests.conftest import uses_postgres
 from tests.tournaments.test_hand_entry_answers import RED_FIVE, SHUTOUT, TAKEOVER, knockout, tables, user
 from tournaments.models import Match
 from tournaments.services import Actor
-from tournaments.services.common import ANSWER_RELATED, lock_match
+from tournaments.services.common import RECORD_RELATED, lock_match
 from tournaments.services.setup import staff_add
 
 pytestmark = pytest.mark.django_db
@@ -126,11 +126,11 @@ def test_two_matches_of_one_stage_are_recorded_at_once_on_postgres(cup: dict[str
     first, second = cup["matches"][0], cup["matches"][1]
     s = connection.settings_dict
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-        locked = lock_match(first.pk, ANSWER_RELATED)
+        locked = lock_match(first.pk, RECORD_RELATED)
         assert 'FOR UPDATE OF "tournaments_match"' in queries.captured_queries[-1]["sql"]
         with psycopg.connect(host=s["HOST"] or "127.0.0.1", port=s["PORT"] or 5432, user=s["USER"],
                              dbname=s["NAME"]) as other:
-            sql, params = (Match.objects.select_for_update(of=("self",), nowait=True).select_related(*ANSWER_RELATED)
+            sql, params = (Match.objects.select_for_update(of=("self",), nowait=True).select_related(*RECORD_RELATED)
                            .filter(pk=second.pk).query.sql_with_params())
             assert other.execute(sql, params).fetchone()[0] == second.pk  # the other match: at once
             other.execute("SELECT 1 FROM tournaments_stage WHERE id = %s FOR UPDATE NOWAIT", [locked.stage_id])

@@ -66,8 +66,9 @@ def timestamp(value: Any) -> str | None:
 
 
 def match_answer(match: Match, seats: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """:class:`MatchSerializer`'s answer as plain data, from a row read with its round and entries
-    (``services.common.ANSWER_RELATED``) and, for an individual table, its ``seats`` — no query."""
+    """:class:`MatchSerializer`'s answer as plain data, from a row read with its round
+    (``services.common.RECORD_RELATED``) and entries (``selectors.load_entries``) and, for an individual
+    table, its ``seats`` — no query."""
     return {
         "id": match.pk, "stage": match.stage_id, "round": match.round.number,
         "round_name": selectors.round_label(match.round.name), "key": match.key, "section": match.section,
