@@ -83,7 +83,6 @@ def run(rounds: int) -> dict[str, list[float]]:
     from rest_framework.views import APIView
 
     from safety.idempotency import IdempotentAPIMixin
-
     from tests.tournaments.test_hand_entry_answers import knockout, user
     from tournaments.models import AuditEntry, Match, Player
     from tournaments.services import Actor

@@ -111,6 +111,17 @@ def load_entries(match: Match, *related: str) -> None:
             Match._meta.get_field(name).set_cached_value(match, found[pk])  # type: ignore[union-attr]
 
 
+def entry_answers(match: Match) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The match's two entries as the API shows them (id, name, seed; None for an empty slot), read in
+    one statement as plain values — none for a match without entries (an individual table)."""
+    ids = [pk for pk in (match.entry0_id, match.entry1_id) if pk is not None]
+    rows = (Entry.objects.filter(pk__in=ids).order_by().values_list("id", "team__name", "player__name", "seed")
+            if ids else [])
+    found = {pk: {"id": pk, "name": team if team is not None else player, "seed": seed}
+             for pk, team, player, seed in rows}
+    return found.get(match.entry0_id), found.get(match.entry1_id)  # type: ignore[arg-type]
+
+
 def seat_entries(match: Match) -> list[dict[str, Any]]:
     """An individual table's seats in play order: seat, entry id, entry name (empty for other matches)."""
     if match.section != "table":

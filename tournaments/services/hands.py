@@ -225,6 +225,7 @@ class HandOutcome:
     match: Match
     warnings: tuple[str, ...] = ()
     seats: tuple[dict[str, Any], ...] | None = None  # an individual table's seats, read in the transaction
+    entries: tuple[dict[str, Any] | None, ...] | None = None  # the API's entries (id, name, seed), likewise
 
 
 def hand_record(*, match_id: int, outcome: Figures | Mapping[str, Any], version: Any, actor: Actor,

@@ -3,9 +3,9 @@
 
 Recording (the API's hot path, issue 18): one transaction locks the match row (``FOR UPDATE OF`` the
 match only, read with its stage, tournament and round), hands it to the caller's ``admit`` — who may
-write, and the request's input, checked on the locked row — reads the two entries (one small
-statement, only for an admitted hand) and records; everything the answer shows is read inside that
-transaction, so a failure after the commit cannot turn a stored hand into "nothing was saved".
+write, and the request's input, checked on the locked row — reads the two entries as plain values (one
+small statement, only for an admitted hand) and records; everything the answer shows is read inside
+that transaction, so a failure after the commit cannot turn a stored hand into "nothing was saved".
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 
 from tournaments.models import Match, Stage
-from tournaments.selectors.matches import load_entries, seat_entries
+from tournaments.selectors.matches import entry_answers, seat_entries
 from tournaments.services.common import RECORD_RELATED, Actor, lock_match
 from tournaments.services.figures import Figures
 from tournaments.services.hands import HandOutcome, hand_correct, hand_record_locked, hand_undo
@@ -46,15 +46,14 @@ def match_hand_record(*, match_id: int, actor: Actor, admit: Callable[[Match], H
     with transaction.atomic():
         match = lock_match(match_id, RECORD_RELATED)
         entry = admit(match)
-        load_entries(match, "team", "player")  # the answer's names; a finishing hand's bracket step
+        entries = entry_answers(match)
         if match.stage.format == Stage.Format.TABLE_ROUNDS:
             done = table_hand_record_locked(match, figures=entry.figures, version=entry.version, actor=actor)
         else:
             done = hand_record_locked(match, figures=entry.figures, version=entry.version, actor=actor,
                                       dealer=entry.dealer, trump=entry.trump)
-        if match.section == "table":
-            done = replace(done, seats=tuple(seat_entries(match)))
-        return done
+        return replace(done, entries=entries,
+                       seats=tuple(seat_entries(match)) if match.section == "table" else None)
 
 
 def match_hand_correct(*, match: Match, number: int, outcome: Mapping[str, Any], version: Any, actor: Actor,
