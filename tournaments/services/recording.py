@@ -3,8 +3,8 @@
 
 Recording (the API's hot path, issue 18): one transaction locks the match row (``FOR UPDATE OF`` the
 match only, read with its stage, tournament and round), hands it to the caller's ``admit`` — who may
-write, and the request's input, checked on the locked row — reads the two entries as plain values (one
-small statement, only for an admitted hand) and records; everything the answer shows is read inside
+write, and the request's input, checked on the locked row — records, then reads the two entries as plain
+values (one small statement, only for a recorded hand); everything the answer shows is read inside
 that transaction, so a failure after the commit cannot turn a stored hand into "nothing was saved".
 """
 
@@ -46,13 +46,12 @@ def match_hand_record(*, match_id: int, actor: Actor, admit: Callable[[Match], H
     with transaction.atomic():
         match = lock_match(match_id, RECORD_RELATED)
         entry = admit(match)
-        entries = entry_answers(match)
         if match.stage.format == Stage.Format.TABLE_ROUNDS:
             done = table_hand_record_locked(match, figures=entry.figures, version=entry.version, actor=actor)
         else:
             done = hand_record_locked(match, figures=entry.figures, version=entry.version, actor=actor,
                                       dealer=entry.dealer, trump=entry.trump)
-        return replace(done, entries=entries,
+        return replace(done, entries=entry_answers(match),
                        seats=tuple(seat_entries(match)) if match.section == "table" else None)
 
 
