@@ -33,7 +33,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -53,7 +55,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def bench_urlconf(view: object) -> str:
+def bench_urlconf(view: Callable[..., Any]) -> str:
     """A URLconf for this run only: the project's, plus the same-stack locked-write floor's route."""
     import types
 
@@ -62,9 +64,8 @@ def bench_urlconf(view: object) -> str:
     from config import urls
 
     module = types.ModuleType("bench_handentry_urls")
-    module.urlpatterns = [path("api/v1/bench/locked-write/", view), *urls.urlpatterns]  # type: ignore[attr-defined]
-    for name in ("handler400", "handler404", "handler500"):
-        setattr(module, name, getattr(urls, name))
+    module.__dict__.update({"urlpatterns": [path("api/v1/bench/locked-write/", view), *urls.urlpatterns]},
+                           **{name: getattr(urls, name) for name in ("handler400", "handler404", "handler500")})
     sys.modules[module.__name__] = module
     return module.__name__
 
@@ -121,7 +122,7 @@ def run(rounds: int) -> dict[str, list[float]]:
 
     class LockedWrite(IdempotentAPIMixin, APIView):
         def post(self, request: Request) -> Response:
-            return Response({"version": write(), "sent": request.data.get("version")}, status=201)
+            return Response({"version": write(), "read": bool(request.data)}, status=201)
 
     def locked_write_request() -> None:
         response = client.post("/api/v1/bench/locked-write/", json.dumps({"version": version}),
