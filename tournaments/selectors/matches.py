@@ -101,9 +101,10 @@ def load_entries(match: Match, *related: str) -> None:
     keep them on the row, so ``match.entry0`` / ``entry1`` need no further query; no statement for a
     match without entries.
 
-    Hand entry locks the match with its stage, tournament and round only (``services.common.RECORD_RELATED``):
-    joining the entries, their teams and players to the locked statement made PostgreSQL plan ten tables
-    for every hand, which cost more than this second, small statement."""
+    The scoring pages' hand entry (``services.hand_record``) locks the match with its stage and
+    tournament only and reads the entries with this, after recording: joining the entries, their teams
+    and players to the locking statement made PostgreSQL plan ten tables for every hand, which cost more
+    than a second, small statement."""
     ids = [pk for pk in (match.entry0_id, match.entry1_id) if pk is not None]
     found = {e.pk: e for e in Entry.objects.filter(pk__in=ids).select_related(*related).order_by()} if ids else {}
     for name, pk in (("entry0", match.entry0_id), ("entry1", match.entry1_id)):

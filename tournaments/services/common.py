@@ -69,7 +69,7 @@ def match_snapshot(match: Match) -> dict[str, Any]:
 
 # What hand entry reads with the locked match row, in the same statement: its stage and tournament (the
 # checks, the rules) and round (the answer). The entries, their teams and players are read apart
-# (``selectors.load_entries``): joined here they made PostgreSQL plan ten tables for every hand.
+# (``selectors.entry_answers``): joined here they made PostgreSQL plan ten tables for every hand.
 RECORD_RELATED = ("stage__tournament", "round")
 
 

@@ -231,12 +231,14 @@ class HandOutcome:
 def hand_record(*, match_id: int, outcome: Figures | Mapping[str, Any], version: Any, actor: Actor,
                 dealer: Any = None, trump: Any = None) -> HandOutcome:
     """Record the next hand of a match. The first hand needs the dealer (the first declarer). The
-    answer's match holds its entries with their teams' players (the scoring page's message names them)."""
+    answer's match holds its entries with their teams' players, read before the commit (the scoring
+    page's message names them)."""
     figures = as_figures(outcome)
     with transaction.atomic():
         match = lock_match(match_id)
+        done = hand_record_locked(match, figures=figures, version=version, actor=actor, dealer=dealer, trump=trump)
         load_entries(match, "team__player1", "team__player2", "player")
-        return hand_record_locked(match, figures=figures, version=version, actor=actor, dealer=dealer, trump=trump)
+        return done
 
 
 def hand_record_locked(match: Match, *, figures: Figures, version: Any, actor: Actor, dealer: Any = None,
