@@ -13,10 +13,13 @@ from rest_framework.test import APIClient
 
 from tests.conftest import uses_postgres
 from tests.tournaments.test_hand_entry_answers import RED_FIVE, SHUTOUT, TAKEOVER, knockout, tables, user
-from tournaments.models import Match
+from tournaments import selectors
+from tournaments.models import Entry, Match
 from tournaments.services import Actor
-from tournaments.services.common import ANSWER_RELATED, lock_match
+from tournaments.services.common import RECORD_RELATED, lock_match
+from tournaments.services.hands import hand_record
 from tournaments.services.setup import staff_add
+from tournaments.services.table_hands import table_hand_record
 
 pytestmark = pytest.mark.django_db
 
@@ -52,11 +55,81 @@ def test_a_normal_hand_costs_at_most_seven_statements(cup: dict[str, Any]) -> No
     response, sql = record(api_as(cup["scorer"]), m, TAKEOVER)  # a scorer: the role is one query
     assert response.status_code == 201, response.content
     assert len(sql) <= 7, "\n".join(sql)
-    # token, lock, "organizer or scorer", hand, match, audit — nothing read twice, no adjustment lookup
+    # token, lock, "organizer or scorer", entries, hand, match, audit — nothing read twice, no adjustment lookup
     assert sum('"tournaments_match"' in q and "SELECT" in q for q in sql) == 1, sql
     assert not any("tournaments_adjustment" in q for q in sql), sql
     role = [q for q in sql if "tournaments_tournament_scorers" in q or "tournaments_tournament_organizers" in q]
     assert len(role) == 1 and "tournaments_tournament_scorers" in role[0] and "organizers" in role[0], role
+
+
+def locking(sql: list[str]) -> str:
+    """The statement that locks the match (``FOR UPDATE OF`` on PostgreSQL; SQLite locks the file)."""
+    (lock,) = [q for q in sql if q.startswith("SELECT") and 'FROM "tournaments_match"' in q]
+    return lock
+
+
+def test_the_lock_joins_stage_tournament_and_round_only_and_the_entries_are_one_small_statement(
+        cup: dict[str, Any]) -> None:
+    """Ten joined tables made PostgreSQL plan for longer than a second statement for the entries costs:
+    the locking statement joins no entry, team or player; the answer's entries are read in one statement
+    (after the permission check) and say what the entries' own rows say."""
+    m = cup["matches"][0]
+    record(api_as(cup["owner"]), m, TAKEOVER, dealer=0)
+    response, sql = record(api_as(cup["scorer"]), m, TAKEOVER)
+    assert response.status_code == 201, response.content
+    lock = locking(sql)
+    for table in ("tournaments_stage", "tournaments_tournament", "tournaments_round"):
+        assert f'JOIN "{table}"' in lock, lock
+    for table in ("tournaments_entry", "tournaments_team", "tournaments_player"):
+        assert f'"{table}"' not in lock, lock
+    reads = [q for q in sql if q.startswith("SELECT") and 'FROM "tournaments_entry"' in q]
+    assert len(reads) == 1 and sql.index(reads[0]) > sql.index(lock), sql
+    entries = [Entry.objects.select_related("team", "player").get(pk=pk) for pk in (m.entry0_id, m.entry1_id)]
+    assert response.json()["match"]["entries"] == [{"id": e.pk, "name": e.name, "seed": e.seed} for e in entries]
+
+
+def test_a_refused_hand_reads_no_entries(cup: dict[str, Any]) -> None:
+    """403, the input's 400, the figures' 400 (scoring) and 409: the entries are read for a recorded hand only."""
+    m = cup["matches"][0]
+    owner = api_as(cup["owner"])
+    refused = [record(api_as(user("path-stranger")), m, TAKEOVER, dealer=0),
+               record(owner, m, TAKEOVER, dealer="north"),
+               record(owner, m, {"attackers_points": "x", "kitty_points": 0}, dealer=0)]
+    with CaptureQueriesContext(connection) as queries:
+        stale = owner.post(f"/api/v1/matches/{m.pk}/hands/",
+                           {"version": m.version - 1, "outcome": TAKEOVER, "dealer": 0}, format="json")
+    refused.append((stale, [q["sql"] for q in queries.captured_queries]))
+    assert [response.status_code for response, _sql in refused] == [403, 400, 400, 409]
+    for _response, sql in refused:
+        assert not any('FROM "tournaments_entry"' in q for q in sql), sql
+
+
+def test_the_scoring_page_service_holds_the_players_it_names_before_the_commit(cup: dict[str, Any]) -> None:
+    """The scoring page and the table link record through ``hand_record``: the lock joins stage and
+    tournament only, the entries come with their teams' players in one statement inside the
+    transaction, and the page's message after the commit reads nothing more."""
+    m = cup["matches"][0]
+    with CaptureQueriesContext(connection) as queries:
+        done = hand_record(match_id=m.pk, outcome=TAKEOVER, version=m.version, actor=Actor(cup["owner"]), dealer=0)
+    sql = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert '"tournaments_entry"' not in locking(sql), sql
+    assert sum(q.startswith("SELECT") and 'FROM "tournaments_entry"' in q for q in sql) == 1, sql
+    with CaptureQueriesContext(connection) as after:
+        names = selectors.seat_names(done.match)
+        sides = [done.match.entry(side).name for side in (0, 1)]  # type: ignore[union-attr]
+    assert not after.captured_queries, after.captured_queries
+    assert names[0] == done.match.entry0.team.player1.name and names[1] == done.match.entry1.team.player1.name
+    assert sides == [Entry.objects.get(pk=m.entry0_id).name, Entry.objects.get(pk=m.entry1_id).name]
+
+
+def test_the_individual_table_page_service_locks_without_the_entries(cup: dict[str, Any]) -> None:
+    table = tables(cup["owner"], "red-five", 4)
+    with CaptureQueriesContext(connection) as queries:
+        done = table_hand_record(match_id=table.pk, outcome=RED_FIVE, version=table.version,
+                                 actor=Actor(cup["owner"]))
+    sql = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert done.hand.number == 1 and '"tournaments_entry"' not in locking(sql), sql
+    assert len(sql) <= 4, "\n".join(sql)  # lock, hand, match, audit
 
 
 def test_the_owner_and_the_table_link_need_no_role_query(cup: dict[str, Any]) -> None:
@@ -126,11 +199,11 @@ def test_two_matches_of_one_stage_are_recorded_at_once_on_postgres(cup: dict[str
     first, second = cup["matches"][0], cup["matches"][1]
     s = connection.settings_dict
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-        locked = lock_match(first.pk, ANSWER_RELATED)
+        locked = lock_match(first.pk, RECORD_RELATED)
         assert 'FOR UPDATE OF "tournaments_match"' in queries.captured_queries[-1]["sql"]
         with psycopg.connect(host=s["HOST"] or "127.0.0.1", port=s["PORT"] or 5432, user=s["USER"],
                              dbname=s["NAME"]) as other:
-            sql, params = (Match.objects.select_for_update(of=("self",), nowait=True).select_related(*ANSWER_RELATED)
+            sql, params = (Match.objects.select_for_update(of=("self",), nowait=True).select_related(*RECORD_RELATED)
                            .filter(pk=second.pk).query.sql_with_params())
             assert other.execute(sql, params).fetchone()[0] == second.pk  # the other match: at once
             other.execute("SELECT 1 FROM tournaments_stage WHERE id = %s FOR UPDATE NOWAIT", [locked.stage_id])

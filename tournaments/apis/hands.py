@@ -59,7 +59,8 @@ def hand_answer(done: services.HandOutcome) -> dict[str, Any]:
                  "entered_by": hand.entered_by.get_username() if hand.entered_by_id is not None else None,
                  "entered_via": hand.entered_via, "created_at": timestamp(hand.created_at),
                  "updated_at": timestamp(hand.updated_at)},
-        "result": done.result, "match": match_answer(done.match, done.seats), "warnings": list(done.warnings),
+        "result": done.result, "match": match_answer(done.match, done.seats, done.entries),
+        "warnings": list(done.warnings),
     }
 
 

@@ -65,15 +65,19 @@ def timestamp(value: Any) -> str | None:
     return None if value is None else TIMESTAMP.to_representation(value)
 
 
-def match_answer(match: Match, seats: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """:class:`MatchSerializer`'s answer as plain data, from a row read with its round and entries
-    (``services.common.ANSWER_RELATED``) and, for an individual table, its ``seats`` — no query."""
+def match_answer(match: Match, seats: Sequence[dict[str, Any]] | None = None,
+                 entries: Sequence[dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """:class:`MatchSerializer`'s answer as plain data, from a row read with its round
+    (``services.common.RECORD_RELATED``), its ``entries`` as read (``selectors.entry_answers``; else the
+    row's own) and, for an individual table, its ``seats`` — no query."""
+    if entries is None:
+        entries = [None if e is None else {"id": e.pk, "name": e.name, "seed": e.seed}
+                   for e in (match.entry0, match.entry1)]
     return {
         "id": match.pk, "stage": match.stage_id, "round": match.round.number,
         "round_name": selectors.round_label(match.round.name), "key": match.key, "section": match.section,
         "position": match.position, "table": match.table,
-        "entries": [None if e is None else {"id": e.pk, "name": e.name, "seed": e.seed}
-                    for e in (match.entry0, match.entry1)],
+        "entries": list(entries),
         "seats": list(seats or []) if match.section == "table" else [],
         "status": match.status, "winner_side": match.winner_side, "is_draw": match.is_draw,
         "confirmed": match.confirmed_at is not None, "state": match.state, "hands_played": match.hands_played,

@@ -9,7 +9,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from tournaments.labels import round_label, seat_label, side_label
-from tournaments.models import HandRecord, Match, Stage, Tournament
+from tournaments.models import Entry, HandRecord, Match, Stage, Tournament
 from tournaments.permissions import can_view
 from variants import LEVEL_NAMES
 
@@ -94,6 +94,33 @@ def match_detail(match_id: int) -> Match | None:
             .prefetch_related(Prefetch("hands", queryset=HandRecord.objects.order_by("number")
                                        .select_related("entered_by")))
             .filter(pk=match_id).first())
+
+
+def load_entries(match: Match, *related: str) -> None:
+    """Read the match's two entries (with ``related``, e.g. ``"team", "player"``) in one statement and
+    keep them on the row, so ``match.entry0`` / ``entry1`` need no further query; no statement for a
+    match without entries.
+
+    The scoring pages' hand entry (``services.hand_record``) locks the match with its stage and
+    tournament only and reads the entries with this, after recording: joining the entries, their teams
+    and players to the locking statement made PostgreSQL plan ten tables for every hand, which cost more
+    than a second, small statement."""
+    ids = [pk for pk in (match.entry0_id, match.entry1_id) if pk is not None]
+    found = {e.pk: e for e in Entry.objects.filter(pk__in=ids).select_related(*related).order_by()} if ids else {}
+    for name, pk in (("entry0", match.entry0_id), ("entry1", match.entry1_id)):
+        if pk in found:  # the cache only: the row's own entry0_id / entry1_id are left as they are
+            Match._meta.get_field(name).set_cached_value(match, found[pk])  # type: ignore[union-attr]
+
+
+def entry_answers(match: Match) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The match's two entries as the API shows them (id, name, seed; None for an empty slot), read in
+    one statement as plain values — none for a match without entries (an individual table)."""
+    ids = [pk for pk in (match.entry0_id, match.entry1_id) if pk is not None]
+    rows = (Entry.objects.filter(pk__in=ids).order_by().values_list("id", "team__name", "player__name", "seed")
+            if ids else [])
+    found = {pk: {"id": pk, "name": team if team is not None else player, "seed": seed}
+             for pk, team, player, seed in rows}
+    return found.get(match.entry0_id), found.get(match.entry1_id)  # type: ignore[arg-type]
 
 
 def seat_entries(match: Match) -> list[dict[str, Any]]:

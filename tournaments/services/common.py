@@ -67,8 +67,10 @@ def match_snapshot(match: Match) -> dict[str, Any]:
     }
 
 
-# What a hand entry's answer shows of the match besides its own row: read with the lock, in one statement.
-ANSWER_RELATED = ("stage__tournament", "round", "entry0__team", "entry0__player", "entry1__team", "entry1__player")
+# What hand entry reads with the locked match row, in the same statement: its stage and tournament (the
+# checks, the rules) and round (the answer). The entries, their teams and players are read apart
+# (``selectors.entry_answers``): joined here they made PostgreSQL plan ten tables for every hand.
+RECORD_RELATED = ("stage__tournament", "round")
 
 
 def lock_match(match_id: int, related: tuple[str, ...] = ("stage__tournament",)) -> Match:

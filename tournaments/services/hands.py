@@ -29,8 +29,9 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.permissions import is_organizer
+from tournaments.selectors.matches import load_entries
 from tournaments.services.bracket import after_result, dependent_matches, match_finished, match_result_changed
-from tournaments.services.common import ANSWER_RELATED, Actor, audit, check_version, lock_match, lock_stage
+from tournaments.services.common import Actor, audit, check_version, lock_match, lock_stage
 from tournaments.services.figures import Figures, Outcome, as_figures, tournament_rules
 from variants.options import OPTIONS
 
@@ -224,15 +225,20 @@ class HandOutcome:
     match: Match
     warnings: tuple[str, ...] = ()
     seats: tuple[dict[str, Any], ...] | None = None  # an individual table's seats, read in the transaction
+    entries: tuple[dict[str, Any] | None, ...] | None = None  # the API's entries (id, name, seed), likewise
 
 
 def hand_record(*, match_id: int, outcome: Figures | Mapping[str, Any], version: Any, actor: Actor,
                 dealer: Any = None, trump: Any = None) -> HandOutcome:
-    """Record the next hand of a match. The first hand needs the dealer (the first declarer)."""
+    """Record the next hand of a match. The first hand needs the dealer (the first declarer). The
+    answer's match holds its entries with their teams' players, read before the commit (the scoring
+    page's message names them)."""
     figures = as_figures(outcome)
     with transaction.atomic():
-        match = lock_match(match_id, ANSWER_RELATED)
-        return hand_record_locked(match, figures=figures, version=version, actor=actor, dealer=dealer, trump=trump)
+        match = lock_match(match_id)
+        done = hand_record_locked(match, figures=figures, version=version, actor=actor, dealer=dealer, trump=trump)
+        load_entries(match, "team__player1", "team__player2", "player")
+        return done
 
 
 def hand_record_locked(match: Match, *, figures: Figures, version: Any, actor: Actor, dealer: Any = None,

@@ -2,9 +2,10 @@
 :mod:`.table_hands`, a partnership match's to :mod:`.hands`.
 
 Recording (the API's hot path, issue 18): one transaction locks the match row (``FOR UPDATE OF`` the
-match only), hands it to the caller's ``admit`` — who may write, and the request's input, checked on
-the locked row — and records; everything the answer shows is read inside that transaction, so a
-failure after the commit cannot turn a stored hand into "nothing was saved".
+match only, read with its stage, tournament and round), hands it to the caller's ``admit`` — who may
+write, and the request's input, checked on the locked row — records, then reads the two entries as plain
+values (one small statement, only for a recorded hand); everything the answer shows is read inside
+that transaction, so a failure after the commit cannot turn a stored hand into "nothing was saved".
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from typing import Any
 from django.db import transaction
 
 from tournaments.models import Match, Stage
-from tournaments.selectors.matches import seat_entries
-from tournaments.services.common import ANSWER_RELATED, Actor, lock_match
+from tournaments.selectors.matches import entry_answers, seat_entries
+from tournaments.services.common import RECORD_RELATED, Actor, lock_match
 from tournaments.services.figures import Figures
 from tournaments.services.hands import HandOutcome, hand_correct, hand_record_locked, hand_undo
 from tournaments.services.table_hands import (
@@ -43,16 +44,15 @@ def match_hand_record(*, match_id: int, actor: Actor, admit: Callable[[Match], H
     (not found, not signed in, not a scorer, invalid input — in that order); raises ``Match.DoesNotExist``
     for no such match."""
     with transaction.atomic():
-        match = lock_match(match_id, ANSWER_RELATED)
+        match = lock_match(match_id, RECORD_RELATED)
         entry = admit(match)
         if match.stage.format == Stage.Format.TABLE_ROUNDS:
             done = table_hand_record_locked(match, figures=entry.figures, version=entry.version, actor=actor)
         else:
             done = hand_record_locked(match, figures=entry.figures, version=entry.version, actor=actor,
                                       dealer=entry.dealer, trump=entry.trump)
-        if match.section == "table":
-            done = replace(done, seats=tuple(seat_entries(match)))
-        return done
+        return replace(done, entries=entry_answers(match),
+                       seats=tuple(seat_entries(match)) if match.section == "table" else None)
 
 
 def match_hand_correct(*, match: Match, number: int, outcome: Mapping[str, Any], version: Any, actor: Actor,

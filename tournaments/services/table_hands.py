@@ -18,7 +18,7 @@ from scoring.rules import ScoringRules
 from tournaments.errors import ServiceError
 from tournaments.models import HandRecord, Match, Stage, Tournament
 from tournaments.services.bracket import after_result
-from tournaments.services.common import ANSWER_RELATED, Actor, audit, check_version, lock_match, lock_stage
+from tournaments.services.common import Actor, audit, check_version, lock_match, lock_stage
 from tournaments.services.figures import Figures, Outcome, as_figures, tournament_rules
 from tournaments.services.hands import HandOutcome, require_open_result
 from tournaments.services.stages import INDIVIDUAL_DEFAULT_HANDS
@@ -48,7 +48,7 @@ def table_hand_record(*, match_id: int, outcome: Figures | Mapping[str, Any], ve
     stage's number of hands."""
     figures = as_figures(outcome)
     with transaction.atomic():
-        match = lock_match(match_id, ANSWER_RELATED)
+        match = lock_match(match_id)
         return table_hand_record_locked(match, figures=figures, version=version, actor=actor)
 
 
