@@ -350,6 +350,17 @@ def hidden_deal(seat: int | None) -> Deal:
     return ev
 
 
+_DEALT: dict[int, tuple[Deal, ...]] = {}
+
+
+def dealt(seat: int, code: int) -> Deal:
+    """``Deal(seat, (code,))``: one shared, immutable event per seat and card (dealing builds none)."""
+    row = _DEALT.get(seat)
+    if row is None:
+        row = _DEALT[seat] = tuple(Deal(seat, (c,)) for c in range(54))
+    return row[code]
+
+
 def redact(event: Event, seat: int | None) -> Event:
     """``event`` as ``seat`` may see it (None: a spectator)."""
     cls = type(event)

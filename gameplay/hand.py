@@ -52,6 +52,7 @@ from gameplay.events import (
     TakeKitty,
     Trick,
     Trump,
+    dealt,
     hidden_deal,
     redact,
 )
@@ -120,9 +121,12 @@ class Hand:
         self.public_log: list[Event] = []
         """The log as a spectator sees it (no deck, no dealt cards, no kitty): part of every observation."""
         self._decl_levels: dict[int, int | None] = {}
+        self._hidden = [hidden_deal(s) for s in range(self.n)]
+        after = type(self.protocol).after_deal
+        self._after_deal = None if after is DeclaringProtocol.after_deal else self.protocol.after_deal
         self.redeals = 0
         first = list(deck) if deck is not None else self._new_deck()
-        self._start(first, Shuffle)
+        self._start(first, Shuffle, checked=deck is None and deck_source is None)
 
     @classmethod
     def from_position(cls, config: HandConfig, hands: Sequence[Sequence[int]], kitty: Sequence[int], *,
@@ -163,10 +167,10 @@ class Hand:
         self.rng.shuffle(d)
         return d
 
-    def _start(self, deck: list[int], kind: type[Shuffle | Redeal]) -> None:
+    def _start(self, deck: list[int], kind: type[Shuffle | Redeal], *, checked: bool = False) -> None:
+        """``checked``: the deck is a shuffle of :func:`deck_codes` made here (no need to compare it)."""
         r = self.rules
-        expected = sorted(deck_codes(r.decks, r.removed_ranks))
-        if sorted(deck) != expected:
+        if not checked and sorted(deck) != sorted(deck_codes(r.decks, r.removed_ranks)):
             raise InvalidCards("The deck is not a full deck of the variant.", "这副牌不是该玩法的完整牌。")
         self.deck = tuple(deck)
         self.dealt = 0
@@ -203,7 +207,8 @@ class Hand:
         self.overturned_once = False
         self.round_started = False
         self._new_trick(0)
-        self._offered: tuple[LegalPlays, int, int] | None = None  # last legal_plays, its seat, log length
+        self._offered: LegalPlays | None = None  # the last legal_plays, for seat _offered_seat at log length _offered_at
+        self._offered_seat = self._offered_at = -1
         self._extra = self.rules.must_beat_on_points or self.rules.no_gifting_points
         self.tricks: list[tuple[int, tuple[Event, ...], int, int]] = []  # (leader, plays, winner, points)
         self.points = [0] * self.n
@@ -285,17 +290,19 @@ class Hand:
 
     def deal(self) -> Event:
         """Deal the next card to the next seat in play order."""
-        self.verify_deal()
+        if self.phase != "deal" or self.offers:
+            self.verify_deal()
         i = self.dealt
         seat = (self.start_seat + i) % self.n
         c = self.deck[i]
         self.hands[seat][c] += 1
         self.nleft[seat] += 1
         self.dealt = i + 1
-        self.log.append(ev := Deal(seat, (c,)))
-        self.public_log.append(hidden_deal(seat))
-        self.protocol.after_deal(seat)
-        if self.dealt == self.ndeal and not self.offers:
+        self.log.append(ev := dealt(seat, c))  # shared immutable events: no object per dealt card
+        self.public_log.append(self._hidden[seat])
+        if self._after_deal is not None:
+            self._after_deal(seat)
+        if i + 1 == self.ndeal and not self.offers:
             self.protocol.end_deal()
         return ev
 
@@ -367,7 +374,7 @@ class Hand:
         """Nobody declared: deal a new deck (the protocol decides when)."""
         self.redeals += 1
         redeals = self.redeals
-        self._start(self._new_deck(), Redeal)
+        self._start(self._new_deck(), Redeal, checked=self._deck_source is None)
         self.redeals = redeals
 
     # ------------------------------------------------------------ bidding (red-five)
@@ -523,10 +530,12 @@ class Hand:
 
     def legal_plays(self, seat: int) -> LegalPlays:
         """The legal plays of ``seat`` (which must be the seat to play)."""
-        self._check_turn(seat)
+        if self.phase != "play" or seat != self.trick_turn:
+            self._check_turn(seat)
         assert self.ctx is not None
-        self._offered = (lp := LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on)), seat,
-                         len(self.log))
+        self._offered = lp = LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on))
+        self._offered_seat = seat
+        self._offered_at = len(self.log)
         return lp
 
     def _check_turn(self, seat: int) -> None:
@@ -562,8 +571,9 @@ class Hand:
         by the forced component) or a follow."""
         ctx = self.ctx
         off = self._offered  # a play this very state's legal_plays handed out is legal: not checked again
-        if off is not None and off[1:] == (seat, len(self.log)) and self.phase == "play" and off[0].gave(cards):
-            combo = classify(off[0].ctx, cards) if self.trick_lead is None else None
+        if off is not None and seat == self._offered_seat and len(self.log) == self._offered_at and \
+                self.phase == "play" and (cards is off._given or off.gave(cards)):
+            combo = classify(off.ctx, cards) if self.trick_lead is None else None
         else:
             combo = self._verify_play(seat, cards)
         assert ctx is not None
@@ -571,7 +581,7 @@ class Hand:
         cards = tuple(cards)
         if combo is not None:
             ev = Play(seat, cards)
-            if combo.is_throw:
+            if len(combo.components) > 1:  # a throw
                 others = {s: hands[s] for s in range(self.n) if s != seat}
                 tc = throw_check(ctx, combo, others, seat)
                 if tc.failed and tc.forced is not None:
@@ -583,11 +593,14 @@ class Hand:
             ev = Play(seat, cards)
             assert self.trick_lead is not None
             s, es = self.trick_lead.suit, ctx.esuit
-            if s not in self.voids[seat] and any(es[c] != s for c in cards):
-                self.voids[seat] = self.voids[seat] | {s}
+            if s not in self.voids[seat]:
+                for c in cards:
+                    if es[c] != s:
+                        self.voids[seat] = self.voids[seat] | {s}
+                        break
         self.log.append(ev)
         self.public_log.append(ev)
-        on = ev.on_table
+        on = cards if ev.forced is None else ev.forced
         h = hands[seat]
         played = self.played
         for c in on:
@@ -618,7 +631,8 @@ class Hand:
         points = sum(pts[c] for p in ons for c in p)
         self.points[winner] += points
         self.tricks.append((self.trick_leader, tuple(self.trick_plays), winner, points))
-        self._append(Trick(winner, (), points))
+        self.log.append(ev := Trick(winner, (), points))
+        self.public_log.append(ev)  # public
         if self.nleft[winner] == 0:
             self.score()
         else:

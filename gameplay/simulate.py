@@ -56,28 +56,37 @@ def seat_bots(variant: str, players: int, bots: Sequence[str]) -> list[str]:
     return [bots[s % len(bots)] for s in range(players)]
 
 
-def _decl_card(hand: Hand, seat: int, card: int) -> bool:
-    """Whether a newly dealt card can open a new declaration for its seat."""
-    if card in (LJ, BJ):
-        return True
+def _decl_cards(hand: Hand, seat: int) -> tuple[bool, ...]:
+    """Per card code, whether a newly dealt card can open a new declaration for ``seat``: a joker or a
+    level card of the rank ``seat`` declares with (fixed for the hand: :meth:`Hand.decl_level`)."""
     level = hand.decl_level(seat)
-    return level is not None and card < 52 and code_rank(card) == level
+    return tuple(c in (LJ, BJ) or (level is not None and c < 52 and code_rank(c) == level) for c in range(54))
 
 
 def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
     """Drive ``hand`` to the end with one bot per seat (each sees only its observation)."""
+    decl: dict[int, tuple[bool, ...]] = {}
     while True:
         kind, seat = hand.to_act()
         if kind == "deal":
-            ev = hand.deal()
-            s = ev.seat
-            assert s is not None
-            if hand.phase == "deal" and not hand.offers and _decl_card(hand, s, ev.cards[0]):
-                opts = hand.legal_declarations(s)
-                if opts:
-                    choice = bots[s].declare(hand.observation(s), opts)
-                    if choice:
-                        hand.declare(s, choice)
+            deal = hand.deal
+            while True:  # deal until a seat may declare (or the deal ends)
+                ev = deal()
+                s = ev.seat
+                assert s is not None
+                if hand.phase != "deal" or hand.offers:
+                    break
+                table = decl.get(s)
+                if table is None:
+                    table = decl[s] = _decl_cards(hand, s)
+                if table[ev.cards[0]]:
+                    opts = hand.legal_declarations(s)
+                    if opts:
+                        choice = bots[s].declare(hand.observation(s), opts)
+                        if choice:
+                            hand.declare(s, choice)
+                    if hand.phase != "deal" or hand.offers:
+                        break
             continue
         if kind == "scored":
             return hand
