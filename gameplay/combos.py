@@ -27,7 +27,7 @@ from gameplay.cards import CODE_NAMES, NCODES, format_cards, parse_cards
 from gameplay.errors import IllegalPlay, InvalidCards
 from gameplay.order import Context
 
-__all__ = ["Combo", "Component", "chains", "classify", "covers", "decompose", "decompose_suit",
+__all__ = ["Combo", "Component", "chains", "classify", "codes_desc", "covers", "decompose", "decompose_suit",
            "format_cards", "highest_tractor_top", "longest_chain", "parse_cards"]
 
 SHAPES = {1: "single", 2: "pair", 3: "triple"}
@@ -194,6 +194,7 @@ class _Tables(NamedTuple):
     units: tuple[tuple[Component | None, ...], ...]  # [width][code], widths 1…3
     invalid: tuple[int, ...]
     leads: tuple[tuple[Combo | None, ...], ...]  # [width][code]: the classified single / pair (immutable)
+    desc: tuple[int, ...]  # all 54 codes strongest first (sort key descending; stable)
 
 
 _TABLES: dict[int, tuple[Context, _Tables]] = {}
@@ -227,7 +228,14 @@ def _build_tables(ctx: Context) -> _Tables:
                         for c in range(NCODES)) for w in range(4))
     leads = tuple(tuple(Combo(u.suit, SHAPES[w], (u,), u.codes) if u is not None else None for u in units[w])
                   if w else () for w in range(3))
-    return _Tables(suit_desc, units, tuple(c for c in range(NCODES) if es[c] < 0), leads)
+    desc = tuple(sorted(range(NCODES), key=lambda c: -sk[c]))
+    return _Tables(suit_desc, units, tuple(c for c in range(NCODES) if es[c] < 0), leads, desc)
+
+
+def codes_desc(ctx: Context) -> tuple[int, ...]:
+    """All 54 codes strongest first (``sorted(range(54), key=lambda c: -ctx.sortkey[c])``, built once per
+    context)."""
+    return _tables(ctx).desc
 
 
 def _exact_run(ctx: Context, nodes: Sequence[int]) -> list[int] | None:

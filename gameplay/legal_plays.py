@@ -15,6 +15,7 @@ from gameplay.legality import (
     is_legal_follow,
     legal_follows,
     legal_leads,
+    suit_tractor_leads,
 )
 from gameplay.order import TRUMP, Context
 
@@ -47,6 +48,40 @@ def _sample_submultiset(rng: random.Random, items: list[tuple[int, int]], size: 
                 break
             r -= w
     return out
+
+
+def _sample_lead(ctx: Context, counts: Sequence[int], rng: random.Random) -> tuple[int, ...]:
+    """``leads[rng.randrange(len(leads))]`` of ``leads = list(legal_leads(ctx, counts, include_throws=False))``
+    (same draw, same play) without listing the units: per suit its units are counted and only its
+    tractors listed."""
+    mw = ctx.max_width
+    parts = []
+    total = 0
+    for s in range(TRUMP, -1, -1):
+        codes = [c for c in ctx.suit_codes[s] if counts[c]]
+        if not codes:
+            continue
+        units = 0
+        for c in codes:
+            k = counts[c]
+            units += k if k < mw else mw
+        tractors = suit_tractor_leads(ctx, counts, codes) if units > len(codes) else []
+        parts.append((codes, units, tractors))
+        total += units + len(tractors)
+    r = rng.randrange(total)
+    for codes, units, tractors in parts:
+        if r < units:
+            for c in reversed(codes):
+                k = counts[c]
+                k = k if k < mw else mw
+                if r < k:
+                    return (c,) * (r + 1)
+                r -= k
+        r -= units
+        if r < len(tractors):
+            return tractors[r]
+        r -= len(tractors)
+    raise AssertionError("no lead")
 
 
 class LegalPlays:
@@ -113,8 +148,7 @@ class LegalPlays:
         counts = self.counts
         if self.lead is None:
             if not ctx.rules.throw_allowed:
-                leads = list(self.leads())
-                given = self._given = leads[rng.randrange(len(leads))]
+                given = self._given = _sample_lead(ctx, counts, rng)
                 return given
             totals = []
             for s in range(TRUMP + 1):

@@ -26,7 +26,7 @@ from itertools import combinations, islice
 from typing import Any
 
 from gameplay.cards import CODE_NAMES, SUITS, format_cards
-from gameplay.combos import Combo, Component, chains, classify, highest_tractor_top, match_score
+from gameplay.combos import Combo, Component, chains, classify, codes_desc, highest_tractor_top, match_score
 from gameplay.errors import IllegalPlay, InvalidCards
 from gameplay.order import TRUMP, Context
 from gameplay.tricks import PlayKey, play_key
@@ -249,16 +249,30 @@ def legal_leads(ctx: Context, hand: Counts, *, include_throws: bool = True) -> I
         for c in reversed(codes):
             for w in range(1, min(hand[c], ctx.max_width) + 1):
                 yield (c,) * w
-        for w in range(2, ctx.max_width + 1):
-            nodes = [c for c in codes if hand[c] >= w]
-            seen: set[tuple[int, ...]] = set()
-            for path in chains(ctx, nodes):
-                for i in range(len(path)):
-                    for j in range(i + 2, len(path) + 1):
-                        sl = tuple(path[i:j])
-                        if sl not in seen:
-                            seen.add(sl)
-                            yield tuple(c for c in reversed(sl) for _ in range(w))
+        yield from suit_tractor_leads(ctx, hand, codes)
+
+
+def suit_tractor_leads(ctx: Context, hand: Counts, codes: Sequence[int]) -> list[tuple[int, ...]]:
+    """The distinct tractors among ``codes`` (one suit's held codes, weakest first), in the order of
+    :func:`legal_leads`: by width, then along each chain, each as a lead (strongest first)."""
+    out: list[tuple[int, ...]] = []
+    adj = ctx.adj_up
+    for w in range(2, ctx.max_width + 1):
+        nodes = [c for c in codes if hand[c] >= w]
+        if len(nodes) < 2:
+            break
+        nodeset = set(nodes)
+        if not any(b in nodeset for a in nodes for b in adj[a]):
+            continue  # no two adjacent: no tractor of this width
+        seen: set[tuple[int, ...]] = set()
+        for path in chains(ctx, nodes):
+            for i in range(len(path)):
+                for j in range(i + 2, len(path) + 1):
+                    sl = tuple(path[i:j])
+                    if sl not in seen:
+                        seen.add(sl)
+                        out.append(tuple(c for c in reversed(sl) for _ in range(w)))
+    return out
 
 
 def count_legal_leads(ctx: Context, hand: Counts, *, include_throws: bool = True) -> int:
@@ -412,14 +426,13 @@ def check_follow_base(ctx: Context, hand: Counts, lead: Combo, play: Sequence[in
 def _base_follows(ctx: Context, hand: Counts, lead: Combo) -> Iterator[tuple[int, ...]]:
     n = lead.n
     s = lead.suit
-    sk = ctx.sortkey
     suit_codes = ctx.suit_codes[s]
     holding = [(c, hand[c]) for c in reversed(suit_codes) if hand[c]]
     m = sum(k for _, k in holding)
     if m <= n:
         base = [c for c, k in holding for _ in range(k)]
-        others = [(c, hand[c]) for c in sorted(range(54), key=lambda c: -sk[c])
-                  if hand[c] and ctx.esuit[c] != s and ctx.esuit[c] >= 0]
+        es = ctx.esuit
+        others = [(c, hand[c]) for c in codes_desc(ctx) if hand[c] and es[c] != s and es[c] >= 0]
         for sub in _submultisets(others, n - m):
             yield tuple(base + sub)
         return
@@ -479,7 +492,9 @@ class _Extra:
     current: PlayKey
 
 
-def _extra_constraints(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[Sequence[int]]) -> _Extra:
+def _extra_constraints(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[Sequence[int]],
+                       keyed: list[tuple[tuple[int, ...], PlayKey | None]] | None = None) -> _Extra:
+    """``keyed``: the base follows with their keys, when the caller has them (same answer, less work)."""
     rules = ctx.rules
     current = _current_best(ctx, lead, prior)
     pts = ctx.points
@@ -510,8 +525,7 @@ def _extra_constraints(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[
         else:
             discard_sigs.append(_point_sig(ctx, cheapest))
     if scan_all:
-        for p in _base_follows(ctx, hand, lead):
-            k = play_key(ctx, lead, p)
+        for p, k in keyed if keyed is not None else ((p, play_key(ctx, lead, p)) for p in _base_follows(ctx, hand, lead)):
             if k is not None and k > current:
                 beat_keys.append(k)
             else:
@@ -586,14 +600,112 @@ def is_legal_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]
     return True
 
 
+def _extra_follows(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """The base follows that 见分必打 / 不许送分 allow, each play's key computed once (the answers of
+    :func:`_extra_ok`, which ``tests/gameplay/test_fast_paths.py`` compares)."""
+    if lead.n == 1:
+        return _single_extra_follows(ctx, hand, lead, prior)
+    keyed = [(p, play_key(ctx, lead, p)) for p in _base_follows(ctx, hand, lead)]
+    ex = _extra_constraints(ctx, hand, lead, prior, keyed)
+    current = ex.current
+    must, beat_key, sig0 = ex.must_beat, ex.beat_key, ex.discard_sig
+    gifting_ok = not ctx.rules.no_gifting_points
+    pts = ctx.points
+    out = []
+    for p, k in keyed:
+        beats = k is not None and k > current
+        if must:
+            if beats and (beat_key is None or k == beat_key):
+                out.append(p)
+            continue
+        if beats or gifting_ok:
+            out.append(p)
+            continue
+        if len(p) == 1:
+            v = pts[p[0]]
+            sig: tuple[int, ...] = (v,) if v else ()
+        else:
+            sig = _point_sig(ctx, p)
+        if (not sig) if sig0 is None else sig == sig0:
+            out.append(p)
+    return out
+
+
+def _single_extra_follows(ctx: Context, hand: Counts, lead: Combo,
+                          prior: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """:func:`_extra_follows` for a single led, step by step the same decisions without generators: the
+    base follows are the suit's distinct cards strongest first (or, void, every other distinct card)."""
+    s, es, st, pts = lead.suit, ctx.esuit, ctx.strength, ctx.points
+    rules = ctx.rules
+    current = _current_best(ctx, lead, prior)
+    shown = False
+    for p in prior:
+        for c in p:
+            if pts[c]:
+                shown = True
+                break
+    held = [c for c in reversed(ctx.suit_codes[s]) if hand[c]]
+    side = s != TRUMP
+    beat_keys: list[PlayKey] = []
+    sigs: list[tuple[int, ...]] = []
+    if held:  # m ≥ 1: the suit's distinct cards (one card: itself), every key (0, strength)
+        keyed: list[tuple[int, PlayKey | None]] = [(c, (0, st[c])) for c in held]
+        scan = True
+    else:  # void: every other distinct card strongest first; a trump ruffs a side suit
+        keyed = [(c, (1, st[c]) if side and es[c] == TRUMP else None) for c in codes_desc(ctx)
+                 if hand[c] and es[c] >= 0]
+        if side:
+            for c in ctx.suit_codes[TRUMP]:
+                if hand[c] and (1, st[c]) > current:
+                    beat_keys.append((1, st[c]))
+        low = -1  # the cheapest discard: the first card in code order with the fewest points
+        for c in range(54):
+            if hand[c] and (low < 0 or pts[c] < pts[low]):
+                low = c
+        k = (1, st[low]) if side and es[low] == TRUMP else None
+        scan = k is not None and k > current
+        if scan:
+            beat_keys = []
+        else:
+            sigs.append((pts[low],) if pts[low] else ())
+    if scan:
+        for c, k in keyed:
+            if k is not None and k > current:
+                beat_keys.append(k)
+            else:
+                sigs.append((pts[c],) if pts[c] else ())
+    can_beat = bool(beat_keys)
+    must = rules.must_beat_on_points and shown and can_beat
+    beat_key = None
+    if must and rules.must_beat_strength == "strongest_in_side_suit" and side:
+        top = max(beat_keys)
+        if top[0] == 0:
+            beat_key = top
+    sig0: tuple[int, ...] | None = None
+    if not must and rules.no_gifting_points and sigs:
+        lo = min(sigs)
+        sig0 = lo if (not can_beat or not lo) else (() if () in sigs else None)
+    gifting_ok = not rules.no_gifting_points
+    out: list[tuple[int, ...]] = []
+    for c, k in keyed:
+        beats = k is not None and k > current
+        if must:
+            if beats and (beat_key is None or k == beat_key):
+                out.append((c,))
+        elif beats or gifting_ok:
+            out.append((c,))
+        else:
+            v = pts[c]
+            if (not v) if sig0 is None else ((v,) if v else ()) == sig0:
+                out.append((c,))
+    return out
+
+
 def legal_follows(ctx: Context, hand: Counts, lead: Combo, *,
                   prior: Sequence[Sequence[int]] = ()) -> Iterator[tuple[int, ...]]:
     """Every distinct legal follow (as a multiset, strongest card first), lazily."""
     if _has_extra_rules(ctx) and prior:
-        ex = _extra_constraints(ctx, hand, lead, prior)
-        for p in _base_follows(ctx, hand, lead):
-            if _extra_ok(ctx, lead, p, ex)[0]:
-                yield p
+        yield from _extra_follows(ctx, hand, lead, prior)
         return
     yield from _base_follows(ctx, hand, lead)
 
@@ -621,4 +733,4 @@ def suit_name(suit: int, lang: str = "en") -> str:
 
 __all__ = ["SUITS", "ThrowCheck", "can_lead", "check_follow", "check_follow_base", "check_lead",
            "component_beaten", "count_legal_follows", "count_legal_leads", "first_legal_follow",
-           "is_legal_follow", "legal_follows", "legal_leads", "suit_name", "throw_check"]
+           "is_legal_follow", "legal_follows", "legal_leads", "suit_name", "suit_tractor_leads", "throw_check"]
