@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from itertools import compress
+from math import prod
 
 from gameplay.cards import NCODES
 from gameplay.combos import Combo
@@ -32,7 +34,7 @@ def _sample_submultiset(rng: random.Random, items: list[tuple[int, int]], size: 
         k = items[i][1]
         row, nxt = ways[i], ways[i + 1]
         for s in range(size + 1):
-            row[s] = sum(nxt[s - t] for t in range(min(k, s) + 1))
+            row[s] = sum(nxt[s - k if s > k else 0:s + 1])  # nxt[s - t] for t = 0 … min(k, s)
     out: list[int] = []
     left = size
     for i in range(n):
@@ -150,12 +152,9 @@ class LegalPlays:
             if not ctx.rules.throw_allowed:
                 given = self._given = _sample_lead(ctx, counts, rng)
                 return given
-            totals = []
-            for s in range(TRUMP + 1):
-                prod = 1
-                for c in ctx.suit_codes[s]:
-                    prod *= counts[c] + 1
-                totals.append(prod - 1)
+            inc = [k + 1 for k in counts]
+            get = inc.__getitem__
+            totals = [prod(map(get, codes)) - 1 for codes in ctx.suit_codes]
             r = rng.randrange(sum(totals))
             for s in range(TRUMP + 1):
                 if r < totals[s]:
@@ -173,7 +172,8 @@ class LegalPlays:
         if lead.n == 1 and self._list is None and not (self.prior and (ctx.rules.must_beat_on_points
                                                                        or ctx.rules.no_gifting_points)):
             # a single led: the suit's distinct cards held, in the order of legal_follows (strongest first)
-            holding = [c for c in reversed(ctx.suit_codes[lead.suit]) if counts[c]]
+            desc = ctx.suit_desc[lead.suit]
+            holding = list(compress(desc, map(counts.__getitem__, desc)))
             if len(holding) > 1 or (holding and counts[holding[0]] > 1):  # not short of the suit
                 play = self._given = (holding[rng.randrange(len(holding))],)
                 return play

@@ -130,11 +130,22 @@ def throw_check(ctx: Context, combo: Combo, hands: Mapping[int, Counts], leader:
     if not combo.is_throw:
         return ThrowCheck(False, None, None, (), {}, 0, 0)
     players = ctx.rules.players
-    order = [(leader + i) % players for i in range(1, players)]
+    order = [(leader + i) % players for i in range(1, players) if (leader + i) % players in hands]
     failing: list[Component] = []
     beaters: dict[int, tuple[int, ...]] = {}
+    st = ctx.strength
+    desc = ctx.suit_desc[combo.suit]
+    tops: dict[int, list[int]] = {}  # width -> per seat in order, the strongest unit of that width held (-1: none)
     for idx, comp in enumerate(combo.components):
-        seats = tuple(s for s in order if s in hands and component_beaten(ctx, comp, hands[s]))
+        if comp.length == 1:  # a unit is beaten by a higher unit as wide: compare with the strongest held
+            w = comp.width
+            best = tops.get(w)
+            if best is None:
+                best = tops[w] = [next((st[c] for c in desc if hands[x][c] >= w), -1) for x in order]
+            mine = comp.top
+            seats = tuple(x for x, b in zip(order, best, strict=True) if b > mine)
+        else:
+            seats = tuple(x for x in order if component_beaten(ctx, comp, hands[x]))
         if seats:
             failing.append(comp)
             beaters[idx] = seats
