@@ -88,7 +88,7 @@ def can_lead(ctx: Context, hand: Counts, play: Sequence[int]) -> bool:
     return True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ThrowCheck:
     """Result of checking a throw against the other hands."""
 
@@ -130,7 +130,7 @@ def throw_check(ctx: Context, combo: Combo, hands: Mapping[int, Counts], leader:
     if not combo.is_throw:
         return ThrowCheck(False, None, None, (), {}, 0, 0)
     players = ctx.rules.players
-    order = [(leader + i) % players for i in range(1, players) if (leader + i) % players in hands]
+    order = [x for x in ((leader + i) % players for i in range(1, players)) if x in hands]
     failing: list[Component] = []
     beaters: dict[int, tuple[int, ...]] = {}
     st = ctx.strength
@@ -141,11 +141,19 @@ def throw_check(ctx: Context, combo: Combo, hands: Mapping[int, Counts], leader:
             w = comp.width
             best = tops.get(w)
             if best is None:
-                best = tops[w] = [next((st[c] for c in desc if hands[x][c] >= w), -1) for x in order]
+                best = tops[w] = []
+                for x in order:
+                    h = hands[x]
+                    top = -1
+                    for c in desc:  # strongest first: the first held is the strongest
+                        if h[c] >= w:
+                            top = st[c]
+                            break
+                    best.append(top)
             mine = comp.top
-            seats = tuple(x for x, b in zip(order, best, strict=True) if b > mine)
+            seats = tuple([x for x, b in zip(order, best) if b > mine])
         else:
-            seats = tuple(x for x in order if component_beaten(ctx, comp, hands[x]))
+            seats = tuple([x for x in order if component_beaten(ctx, comp, hands[x])])
         if seats:
             failing.append(comp)
             beaters[idx] = seats
