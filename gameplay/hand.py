@@ -58,7 +58,7 @@ from gameplay.events import (
 )
 from gameplay.legal_plays import LegalPlays
 from gameplay.legality import check_follow, check_lead, follow_fault, throw_check
-from gameplay.observation import Observation
+from gameplay.observation import Observation, observe
 from gameplay.order import Context
 from gameplay.outcome import kitty_points, score_request, settle
 from gameplay.tricks import play_key
@@ -121,9 +121,9 @@ class Hand:
         self.public_log: list[Event] = []
         """The log as a spectator sees it (no deck, no dealt cards, no kitty): part of every observation."""
         self._decl_levels: dict[int, int | None] = {}
+        self._events: tuple[Event, ...] = ()  # the last observation's copy of the public log
         self._hidden = [hidden_deal(s) for s in range(self.n)]
-        after = type(self.protocol).after_deal
-        self._after_deal = None if after is DeclaringProtocol.after_deal else self.protocol.after_deal
+        self._after_deal = None if type(self.protocol).after_deal is DeclaringProtocol.after_deal else self.protocol.after_deal
         self.redeals = 0
         first = list(deck) if deck is not None else self._new_deck()
         self._start(first, Shuffle, checked=deck is None and deck_source is None)
@@ -534,8 +534,7 @@ class Hand:
             self._check_turn(seat)
         assert self.ctx is not None
         self._offered = lp = LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on))
-        self._offered_seat = seat
-        self._offered_at = len(self.log)
+        self._offered_seat, self._offered_at = seat, len(self.log)
         return lp
 
     def _check_turn(self, seat: int) -> None:
@@ -628,11 +627,14 @@ class Hand:
         winner = self.trick_best_seat  # the first strongest play (先出为大), kept as plays come
         assert winner is not None
         pts = ctx.points
-        points = sum(pts[c] for p in ons for c in p)
+        points = 0
+        for p in ons:
+            for c in p:
+                points += pts[c]
         self.points[winner] += points
         self.tricks.append((self.trick_leader, tuple(self.trick_plays), winner, points))
         self.log.append(ev := Trick(winner, (), points))
-        self.public_log.append(ev)  # public
+        self.public_log.append(ev)
         if self.nleft[winner] == 0:
             self.score()
         else:
@@ -661,19 +663,8 @@ class Hand:
     # ------------------------------------------------------------ observation and serialization
 
     def observation(self, seat: int) -> Observation:
-        playing = self.phase == "play"
-        trick = tuple((e.seat or 0, e.on_table) for e in self.trick_plays) if playing else ()
-        lead = self.trick_lead if playing else None
-        leader = self.trick_leader if playing else None
-        return Observation(
-            seat=seat, players=self.n, decks=self.rules.decks, variant=self.variant, phase=self.phase, level=self.level, trump=self.trump,
-            ctx=self.ctx, dealer=self.dealer, declaration=self.declaration, hand=tuple(self.hands[seat]),
-            kitty=tuple(self.kitty) if self.buried_by == seat else None, leader=leader, trick=trick, lead=lead,
-            played=tuple(self.played), voids=tuple(self.voids), points=tuple(self.points),
-            tricks_played=len(self.tricks), cards_left=tuple(self.nleft), bid=self.contract,
-            winning=self.trick_best_seat if playing else None, winning_key=self.trick_best if playing else None,
-            events=tuple(self.public_log),
-            bidder=self.bidder, passed=frozenset(self.bid_passed), shown_kitty=self.shown_kitty)
+        """What ``seat`` may know now (:func:`gameplay.observation.observe`)."""
+        return observe(self, seat)
 
     def public_events(self, seat: int | None = None) -> list[Event]:
         """The log as ``seat`` sees it (None: a spectator): other seats' dealt cards, the deck and
@@ -693,8 +684,10 @@ class Hand:
         seat = ev.seat
         if seat is None:
             raise GameplayError(f"a {ev.kind} event needs a seat", f"{ev.kind} 事件须有座位")
-        if isinstance(ev, Declare):
-            return self.declare(seat, ev.cards)
+        with_cards = {Declare: self.declare, Bury: self.bury, Insure: self.insure, Overturn: self.overturn,
+                      Play: self.play}.get(type(ev))
+        if with_cards is not None:
+            return with_cards(seat, ev.cards)
         if isinstance(ev, Pass):
             return self.pass_(seat)
         if isinstance(ev, Bid):
@@ -703,12 +696,4 @@ class Hand:
             return self.bid(seat, ev.amount)
         if isinstance(ev, NameTrump):
             return self.name_trump(seat, str(ev.suit))
-        if isinstance(ev, Bury):
-            return self.bury(seat, ev.cards)
-        if isinstance(ev, Insure):
-            return self.insure(seat, ev.cards)
-        if isinstance(ev, Overturn):
-            return self.overturn(seat, ev.cards)
-        if isinstance(ev, Play):
-            return self.play(seat, ev.cards)
         raise GameplayError(f"unknown action {ev.kind!r}", f"未知动作 {ev.kind!r}")
