@@ -345,19 +345,35 @@ def decompose(ctx: Context, codes: Iterable[int]) -> list[Component]:
     for c in t.invalid:
         if cnt[c]:
             return _decompose_general(ctx, codes)  # raises, naming the card
-    one = t.units[1]
+    one, two = t.units[1], t.units[2]
+    adj = ctx.adj_up
     out: list[Component] = []
-    for s, desc in zip(range(4, -1, -1), t.suit_desc, strict=True):
+    s = 5
+    for desc in t.suit_desc:
+        s -= 1
         held = [c for c in desc if cnt[c]]
         if not held:
             continue
         wide = [c for c in held if cnt[c] >= 2]
-        if wide:
-            # held strongest first: the units come out in priority order without sorting
-            out.extend(_wide_components(ctx, cnt, wide, s, presorted=True))
-            out.extend([one[c] for c in held if cnt[c] == 1])  # type: ignore[misc]
-        else:
+        if not wide:
             out.extend([one[c] for c in held])  # type: ignore[misc]
+            continue
+        plain = True  # only pairs, no two adjacent: the pairs strongest first, no tractor search
+        for a in wide:
+            if cnt[a] > 2:
+                plain = False
+                break
+            for b in adj[a]:
+                if cnt[b] >= 2:
+                    plain = False
+                    break
+            if not plain:
+                break
+        if plain:
+            out.extend([two[c] for c in wide])  # type: ignore[misc]
+        else:  # held strongest first: the units come out in priority order without sorting
+            out.extend(_wide_components(ctx, cnt, wide, s, presorted=True))
+        out.extend([one[c] for c in held if cnt[c] == 1])  # type: ignore[misc]
     return out
 
 

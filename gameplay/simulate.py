@@ -93,8 +93,14 @@ def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
         assert seat is not None
         bot = bots[seat]
         if kind == "play":
-            legal = hand.legal_plays(seat)
-            hand.play(seat, bot.play(hand.observation(seat) if bot.uses_observation else None, legal))
+            legal_plays, play = hand.legal_plays, hand.play
+            while True:  # the whole play phase: the seat to play is the trick's turn
+                bot = bots[seat]
+                legal = legal_plays(seat)
+                play(seat, bot.play(hand.observation(seat) if bot.uses_observation else None, legal))
+                if hand.phase != "play":
+                    break
+                seat = hand.trick_turn
         elif kind == "declare":
             opts = hand.legal_declarations(seat)
             choice = bot.declare(hand.observation(seat), opts) if opts else None
