@@ -59,7 +59,7 @@ from gameplay.events import (
 from gameplay.legal_plays import LegalPlays
 from gameplay.legality import check_follow, check_lead, follow_fault, throw_check
 from gameplay.observation import Observation, observe
-from gameplay.order import Context
+from gameplay.order import TRUMP, Context
 from gameplay.outcome import kitty_points, score_request, settle
 from gameplay.tricks import play_key
 from scoring.partnership import HandResult, MatchState, initial_state
@@ -135,8 +135,7 @@ class Hand:
         seat after the burial, ``kitty`` buried by ``dealer``, who leads. The level is the dealer
         side's level of ``config.state``. Its log starts with a ``position`` event (the cards in
         dealing order, then the kitty): it records the play but :func:`replay` refuses it."""
-        n = len(hands)
-        size = len(hands[0])
+        n, size = len(hands), len(hands[0])
         deck = [hands[s][i] for i in range(size) for s in range(n)] + list(kitty)
         h = cls(config, deck=deck)
         for seat in range(n):
@@ -146,8 +145,7 @@ class Hand:
         h.dealt = h.ndeal
         h.log = [Position(None, tuple(deck))]
         h.public_log = [Position()]
-        h.dealer = dealer
-        h.trump = trump
+        h.dealer, h.trump = dealer, trump
         if h.partnership:
             assert h.state is not None
             h.state = replace(h.state, dealer=dealer)
@@ -520,8 +518,7 @@ class Hand:
         self._new_trick(leader)
 
     def _new_trick(self, leader: int) -> None:
-        self.trick_leader = leader
-        self.trick_turn = leader
+        self.trick_leader = self.trick_turn = leader
         self.trick_plays: list[Event] = []
         self.trick_on: list[tuple[int, ...]] = []
         self.trick_lead: Combo | None = None
@@ -569,29 +566,30 @@ class Hand:
         """Play ``cards``: a lead (a throw is checked against the other hands and may be replaced
         by the forced component) or a follow."""
         ctx = self.ctx
+        lead = self.trick_lead
         off = self._offered  # a play this very state's legal_plays handed out is legal: not checked again
         if off is not None and seat == self._offered_seat and len(self.log) == self._offered_at and \
                 self.phase == "play" and (cards is off._given or off.gave(cards)):
-            combo = classify(off.ctx, cards) if self.trick_lead is None else None
+            combo = classify(off.ctx, cards) if lead is None else None
         else:
             combo = self._verify_play(seat, cards)
         assert ctx is not None
-        hands = self.hands
-        cards = tuple(cards)
+        on = cards = tuple(cards)
+        es = ctx.esuit
+        ev = Play(seat, cards)
         if combo is not None:
-            ev = Play(seat, cards)
             if len(combo.components) > 1:  # a throw
-                others = {s: hands[s] for s in range(self.n) if s != seat}
-                tc = throw_check(ctx, combo, others, seat)
+                hands = self.hands
+                tc = throw_check(ctx, combo, {s: hands[s] for s in range(self.n) if s != seat}, seat)
                 if tc.failed and tc.forced is not None:
                     ev = Play(seat, cards, tc.forced.codes, tc.penalty)
+                    on = tc.forced.codes
                     combo = tc.forced
                     self.penalties[seat] += tc.penalty
-            self.trick_lead = combo
+            self.trick_lead = lead = combo
         else:
-            ev = Play(seat, cards)
-            assert self.trick_lead is not None
-            s, es = self.trick_lead.suit, ctx.esuit
+            assert lead is not None
+            s = lead.suit
             if s not in self.voids[seat]:
                 for c in cards:
                     if es[c] != s:
@@ -599,8 +597,7 @@ class Hand:
                         break
         self.log.append(ev)
         self.public_log.append(ev)
-        on = cards if ev.forced is None else ev.forced
-        h = hands[seat]
+        h = self.hands[seat]
         played = self.played
         for c in on:
             h[c] -= 1
@@ -608,11 +605,14 @@ class Hand:
         self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
         self.trick_on.append(on)
-        assert self.trick_lead is not None
-        key = play_key(ctx, self.trick_lead, on)
+        if lead.n == 1:  # a single's key (as play_key gives it): its strength, a ruff above
+            c = on[0]
+            e, s = es[c], lead.suit
+            key = (0, ctx.strength[c]) if e == s else (1, ctx.strength[c]) if e == TRUMP and s != TRUMP else None
+        else:
+            key = play_key(ctx, lead, on)
         if key is not None and (self.trick_best is None or key > self.trick_best):
-            self.trick_best = key
-            self.trick_best_seat = seat
+            self.trick_best, self.trick_best_seat = key, seat
         if len(self.trick_plays) == self.n:
             self._finish_trick()
         else:

@@ -132,7 +132,7 @@ class LegalPlays:
         if m > lead.n:
             return None
         suit = [c for c in suit_codes for _ in range(counts[c])]
-        others = [(c, counts[c]) for c in range(NCODES) if counts[c] and es[c] != s]
+        others = [(c, counts[c]) for c in compress(range(NCODES), counts) if es[c] != s]
         return suit, others, lead.n - len(suit)
 
     def count(self) -> int:
@@ -161,9 +161,11 @@ class LegalPlays:
                     x = r + 1  # mixed-radix index of a non-empty sub-multiset
                     out: list[int] = []
                     for c in ctx.suit_codes[s]:
-                        k = counts[c] + 1
-                        x, take = divmod(x, k)
-                        out.extend([c] * take)
+                        k = inc[c]
+                        if k > 1:  # a digit of radix 1 is always 0
+                            x, take = divmod(x, k)
+                            if take:
+                                out += [c] * take
                     play = self._given = tuple(out)
                     return play
                 r -= totals[s]

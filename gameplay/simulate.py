@@ -60,7 +60,14 @@ def _decl_cards(hand: Hand, seat: int) -> tuple[bool, ...]:
     """Per card code, whether a newly dealt card can open a new declaration for ``seat``: a joker or a
     level card of the rank ``seat`` declares with (fixed for the hand: :meth:`Hand.decl_level`)."""
     level = hand.decl_level(seat)
-    return tuple(c in (LJ, BJ) or (level is not None and c < 52 and code_rank(c) == level) for c in range(54))
+    table = _DECL_CARDS.get(level)
+    if table is None:
+        table = _DECL_CARDS[level] = tuple(c in (LJ, BJ) or (level is not None and c < 52 and code_rank(c) == level)
+                                           for c in range(54))
+    return table
+
+
+_DECL_CARDS: dict[int | None, tuple[bool, ...]] = {}
 
 
 def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
