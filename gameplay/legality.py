@@ -151,7 +151,7 @@ def throw_check(ctx: Context, combo: Combo, hands: Mapping[int, Counts], leader:
                             break
                     best.append(top)
             mine = comp.top
-            seats = tuple([x for x, b in zip(order, best) if b > mine])
+            seats = tuple([x for x, b in zip(order, best, strict=True) if b > mine])
         else:
             seats = tuple([x for x in order if component_beaten(ctx, comp, hands[x])])
         if seats:
