@@ -151,8 +151,7 @@ class Hand:
             h.state = replace(h.state, dealer=dealer)
             h.level = h.state.levels[dealer % 2]
         h.ctx = context_for(h.rules, h.level, trump)
-        h.kitty = list(kitty)
-        h.buried_by = dealer
+        h.kitty, h.buried_by = list(kitty), dealer
         h.begin_play(dealer)
         return h
 
@@ -170,8 +169,7 @@ class Hand:
         r = self.rules
         if not checked and sorted(deck) != sorted(deck_codes(r.decks, r.removed_ranks)):
             raise InvalidCards("The deck is not a full deck of the variant.", "这副牌不是该玩法的完整牌。")
-        self.deck = tuple(deck)
-        self.dealt = 0
+        self.deck, self.dealt = tuple(deck), 0
         self.ndeal = r.hand_size * self.n
         self.kitty: list[int] = list(deck[self.ndeal:])
         self.hands: list[list[int]] = [[0] * NCODES for _ in range(self.n)]
@@ -184,8 +182,7 @@ class Hand:
         self.offers: list[int] = []
         self.offered: set[int] = set()
         self.round_order: list[int] = []
-        self.turn_index = 0
-        self.passes = 0
+        self.turn_index = self.passes = 0
         self.dealer: int | None = None if self.first_hand or self.state is None else self.state.dealer
         self.trump: str | None = None
         self.level: str | None = self.state.levels[self.state.dealer % 2] if self.state is not None else None
@@ -202,8 +199,7 @@ class Hand:
         """chaodi: the kitty as dealt, shown to every player when the dealer first takes it (RULES §5.2)."""
         self.buried_by: int | None = None
         self.overturner_original: int | None = None
-        self.overturned_once = False
-        self.round_started = False
+        self.overturned_once = self.round_started = False
         self._new_trick(0)
         self._offered: LegalPlays | None = None  # the last legal_plays, for seat _offered_seat at log length _offered_at
         self._offered_seat = self._offered_at = -1
@@ -291,8 +287,7 @@ class Hand:
         if self.phase != "deal" or self.offers:
             self.verify_deal()
         i = self.dealt
-        seat = (self.start_seat + i) % self.n
-        c = self.deck[i]
+        seat, c = (self.start_seat + i) % self.n, self.deck[i]
         self.hands[seat][c] += 1
         self.nleft[seat] += 1
         self.dealt = i + 1
@@ -303,6 +298,14 @@ class Hand:
         if i + 1 == self.ndeal and not self.offers:
             self.protocol.end_deal()
         return ev
+
+    def deal_until(self, stops: Sequence[Sequence[bool]]) -> Event:
+        """Deal like :meth:`deal`, card after card, until the card dealt is marked in ``stops[seat]``
+        (per code), the deal ends or an overturn is offered; return the last card's event."""
+        while True:
+            ev = self.deal()
+            if self.phase != "deal" or self.offers or stops[ev.seat][ev.cards[0]]:  # type: ignore[index]
+                return ev
 
     def deal_all(self) -> None:
         """Deal the rest without declaring (tests and tools)."""
@@ -621,14 +624,11 @@ class Hand:
 
     def _finish_trick(self) -> None:
         ctx = self.ctx
-        lead = self.trick_lead
-        assert lead is not None and ctx is not None
-        ons = self.trick_on
         winner = self.trick_best_seat  # the first strongest play (先出为大), kept as plays come
-        assert winner is not None
+        assert ctx is not None and winner is not None
         pts = ctx.points
         points = 0
-        for p in ons:
+        for p in self.trick_on:
             for c in p:
                 points += pts[c]
         self.points[winner] += points

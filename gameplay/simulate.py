@@ -72,28 +72,21 @@ _DECL_CARDS: dict[int | None, tuple[bool, ...]] = {}
 
 def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
     """Drive ``hand`` to the end with one bot per seat (each sees only its observation)."""
-    decl: dict[int, tuple[bool, ...]] = {}
+    stops: list[tuple[bool, ...]] | None = None  # per seat, the cards that may open a declaration
     while True:
         kind, seat = hand.to_act()
         if kind == "deal":
-            deal = hand.deal
-            while True:  # deal until a seat may declare (or the deal ends)
-                ev = deal()
-                s = ev.seat
-                assert s is not None
-                if hand.phase != "deal" or hand.offers:
-                    break
-                table = decl.get(s)
-                if table is None:
-                    table = decl[s] = _decl_cards(hand, s)
-                if table[ev.cards[0]]:
-                    opts = hand.legal_declarations(s)
-                    if opts:
-                        choice = bots[s].declare(hand.observation(s), opts)
-                        if choice:
-                            hand.declare(s, choice)
-                    if hand.phase != "deal" or hand.offers:
-                        break
+            if stops is None:
+                stops = [_decl_cards(hand, s) for s in range(hand.n)]
+            ev = hand.deal_until(stops)  # until a card that may open a declaration, or the deal ends
+            s = ev.seat
+            assert s is not None
+            if hand.phase == "deal" and not hand.offers:
+                opts = hand.legal_declarations(s)
+                if opts:
+                    choice = bots[s].declare(hand.observation(s), opts)
+                    if choice:
+                        hand.declare(s, choice)
             continue
         if kind == "scored":
             return hand
