@@ -57,10 +57,11 @@ from gameplay.events import (
     redact,
 )
 from gameplay.legal_plays import LegalPlays
-from gameplay.legality import check_follow, check_lead, follow_fault, throw_check
+from gameplay.legality import check_follow, check_lead, follow_fault
 from gameplay.observation import Observation, observe
 from gameplay.order import TRUMP, Context
 from gameplay.outcome import kitty_points, score_request, settle
+from gameplay.throws import throw_forced
 from gameplay.tricks import play_key
 from scoring.partnership import HandResult, MatchState, initial_state
 from scoring.redfive import RedFiveResult
@@ -581,14 +582,13 @@ class Hand:
         es = ctx.esuit
         ev = Play(seat, cards)
         if combo is not None:
-            if len(combo.components) > 1:  # a throw
-                hands = self.hands
-                tc = throw_check(ctx, combo, {s: hands[s] for s in range(self.n) if s != seat}, seat)
-                if tc.failed and tc.forced is not None:
-                    ev = Play(seat, cards, tc.forced.codes, tc.penalty)
-                    on = tc.forced.codes
-                    combo = tc.forced
-                    self.penalties[seat] += tc.penalty
+            if len(combo.components) > 1:  # a throw: checked against the other hands
+                failed = throw_forced(ctx, combo, [h for s, h in enumerate(self.hands) if s != seat])
+                if failed is not None:
+                    combo, penalty = failed
+                    ev = Play(seat, cards, combo.codes, penalty)
+                    on = combo.codes
+                    self.penalties[seat] += penalty
             self.trick_lead = lead = combo
         else:
             assert lead is not None

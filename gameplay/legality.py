@@ -20,18 +20,22 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice
 from typing import Any
 
 from gameplay.cards import CODE_NAMES, SUITS, format_cards
-from gameplay.combos import Combo, Component, chains, classify, codes_desc, highest_tractor_top, match_score
+from gameplay.combos import Combo, chains, classify, codes_desc, match_score
 from gameplay.errors import IllegalPlay, InvalidCards
+from gameplay.multisets import count_submultisets, submultisets
 from gameplay.order import TRUMP, Context
+from gameplay.throws import ThrowCheck, component_beaten, throw_check, throw_forced
 from gameplay.tricks import PlayKey, play_key
 
 Counts = Sequence[int]
+
+_submultisets = submultisets  # the name used here and in the tests
 
 SUIT_EN = {0: "diamonds", 1: "clubs", 2: "hearts", 3: "spades", TRUMP: "trumps"}
 SUIT_ZH = {0: "方块", 1: "梅花", 2: "红桃", 3: "黑桃", TRUMP: "主牌"}
@@ -86,168 +90,6 @@ def can_lead(ctx: Context, hand: Counts, play: Sequence[int]) -> bool:
     except (IllegalPlay, InvalidCards):
         return False
     return True
-
-
-@dataclass(frozen=True, slots=True)
-class ThrowCheck:
-    """Result of checking a throw against the other hands."""
-
-    failed: bool
-    forced: Combo | None
-    beaten_by: int | None
-    failing: tuple[Component, ...]
-    beaters: Mapping[int, tuple[int, ...]]
-    returned: int
-    penalty: int
-
-
-def component_beaten(ctx: Context, comp: Component, counts: Counts) -> bool:
-    """Whether a hand holds, in the component's suit, a same-shape combination strictly higher
-    (RULES §4): for a single any higher card, also one held as part of a pair or tractor; for a
-    pair (triple) a higher pair (triple); for a tractor a higher tractor at least as long."""
-    st = ctx.strength
-    w = comp.width
-    if comp.length == 1:
-        mine = comp.top
-        for c in ctx.suit_codes[comp.suit]:
-            if st[c] > mine and counts[c] >= w:
-                return True
-        return False
-    codes = [c for c in ctx.suit_codes[comp.suit] if counts[c] >= w]
-    top = highest_tractor_top(ctx, codes, comp.length)
-    return top is not None and top > comp.top
-
-
-def throw_check(ctx: Context, combo: Combo, hands: Mapping[int, Counts], leader: int) -> ThrowCheck:
-    """Check a throw against every other seat's hand (partners included).
-
-    On failure the forced component follows ``rules.throw_forced``: by default ("lowest_card") the
-    lowest failing component — its highest card lowest, then fewer cards, then first in suit order
-    ♦ ♣ ♥ ♠ (RULES §4; seed 003 "必须出欲联出的牌中的最小牌"); with "fewest_cards" the failing
-    component with the fewest cards, the lowest of those. ``beaten_by`` is the first seat after the
-    leader, in play order, that can beat the forced component.
-    """
-    if not combo.is_throw:
-        return ThrowCheck(False, None, None, (), {}, 0, 0)
-    players = ctx.rules.players
-    order = [x for x in ((leader + i) % players for i in range(1, players)) if x in hands]
-    failing: list[Component] = []
-    beaters: dict[int, tuple[int, ...]] = {}
-    st = ctx.strength
-    desc = ctx.suit_desc[combo.suit]
-    tops: dict[int, list[int]] = {}  # width -> per seat in order, the strongest unit of that width held (-1: none)
-    for idx, comp in enumerate(combo.components):
-        if comp.length == 1:  # a unit is beaten by a higher unit as wide: compare with the strongest held
-            w = comp.width
-            best = tops.get(w)
-            if best is None:
-                best = tops[w] = []
-                for x in order:
-                    h = hands[x]
-                    top = -1
-                    for c in desc:  # strongest first: the first held is the strongest
-                        if h[c] >= w:
-                            top = st[c]
-                            break
-                    best.append(top)
-            mine = comp.top
-            seats = tuple([x for x, b in zip(order, best, strict=True) if b > mine])
-        else:
-            seats = tuple([x for x in order if component_beaten(ctx, comp, hands[x])])
-        if seats:
-            failing.append(comp)
-            beaters[idx] = seats
-    if not failing:
-        return ThrowCheck(False, None, None, (), {}, 0, 0)
-    sk = ctx.sortkey
-    if ctx.rules.throw_forced == "lowest_card":
-        forced = min(failing, key=lambda c: (c.top, c.size, min(sk[x] for x in c.codes)))
-    else:
-        forced = min(failing, key=lambda c: (c.size, c.top, min(sk[x] for x in c.codes)))
-    idx = combo.components.index(forced)
-    forced_combo = Combo(combo.suit, forced.shape, (forced,), forced.codes)
-    returned = combo.n - forced.size
-    return ThrowCheck(True, forced_combo, beaters[idx][0], tuple(failing), beaters, returned,
-                      returned * ctx.rules.throw_penalty)
-
-
-def _submultisets(items: list[tuple[int, int]], size: int, start: int = 0) -> Iterator[list[int]]:
-    """Distinct sub-multisets of ``size`` cards from (code, count) items ``start``…: every choice of
-    how many of each item to take, the first items taken as often as possible first (descending
-    lexicographic order of the counts taken), each as a new list. Iterative: a step moves one card
-    from the rightmost item that can give one to the items after it, refilled greedily."""
-    if size == 0:
-        yield []
-        return
-    n = len(items)
-    if start >= n:
-        return
-    codes = [c for c, _ in items]
-    caps = [k for _, k in items]
-    suffix = [0] * (n + 1)  # suffix[i]: cards in items i…
-    for i in range(n - 1, start - 1, -1):
-        suffix[i] = suffix[i + 1] + caps[i]
-    if suffix[start] < size:
-        return
-    take = [0] * n
-    left = size
-    for i in range(start, n):
-        x = caps[i] if caps[i] < left else left
-        take[i] = x
-        left -= x
-    while True:
-        out: list[int] = []
-        for i in range(start, n):
-            if take[i]:
-                out += [codes[i]] * take[i]
-        yield out
-        rest = 0  # cards taken after position j
-        j = n - 1
-        while j >= start:
-            tj = take[j]
-            if tj and suffix[j + 1] > rest:
-                take[j] = tj - 1
-                left = rest + 1
-                for i in range(j + 1, n):
-                    x = caps[i] if caps[i] < left else left
-                    take[i] = x
-                    left -= x
-                break
-            rest += tj
-            j -= 1
-        else:
-            return
-
-
-def _submultisets_recursive(items: list[tuple[int, int]], size: int, start: int = 0) -> Iterator[list[int]]:
-    """The plain recursive enumeration, same order as :func:`_submultisets` (the reference in tests)."""
-    if size == 0:
-        yield []
-        return
-    if start >= len(items):
-        return
-    remaining = sum(k for _, k in items[start:])
-    if remaining < size:
-        return
-    code, cnt = items[start]
-    for take in range(min(cnt, size), -1, -1):
-        for rest in _submultisets_recursive(items, size - take, start + 1):
-            yield [code] * take + rest
-
-
-def count_submultisets(counts: Sequence[int], size: int) -> int:
-    """How many sub-multisets of ``size`` items there are with these multiplicities."""
-    ways = [1] + [0] * size
-    for k in counts:
-        if k <= 0:
-            continue
-        new = [0] * (size + 1)
-        for s in range(size + 1):
-            if ways[s]:
-                for t in range(min(k, size - s) + 1):
-                    new[s + t] += ways[s]
-        ways = new
-    return ways[size]
 
 
 def legal_leads(ctx: Context, hand: Counts, *, include_throws: bool = True) -> Iterator[tuple[int, ...]]:
@@ -752,4 +594,5 @@ def suit_name(suit: int, lang: str = "en") -> str:
 
 __all__ = ["SUITS", "ThrowCheck", "can_lead", "check_follow", "check_follow_base", "check_lead",
            "component_beaten", "count_legal_follows", "count_legal_leads", "first_legal_follow",
-           "is_legal_follow", "legal_follows", "legal_leads", "suit_name", "suit_tractor_leads", "throw_check"]
+           "is_legal_follow", "legal_follows", "legal_leads", "suit_name", "suit_tractor_leads", "throw_check",
+           "throw_forced"]

@@ -21,10 +21,10 @@ from gameplay.legal_plays import LegalPlays
 from gameplay.legality import (
     _base_follows,
     _submultisets,
-    _submultisets_recursive,
     component_beaten,
     legal_leads,
 )
+from gameplay.multisets import submultisets_recursive as _submultisets_recursive
 from gameplay.order import Context
 from gameplay.rulesets import RuleSet, ruleset
 
