@@ -524,7 +524,7 @@ class Hand:
     def _new_trick(self, leader: int) -> None:
         self.trick_leader = self.trick_turn = leader
         self.trick_plays: list[Event] = []
-        self.trick_on: list[tuple[int, ...]] = []
+        self.trick_on: tuple[tuple[int, ...], ...] = ()  # rebuilt per play: legal_plays hands it out as is
         self.trick_lead: Combo | None = None
         self.trick_best: tuple[int, int] | None = None
         self.trick_best_seat: int | None = None
@@ -534,7 +534,7 @@ class Hand:
         if self.phase != "play" or seat != self.trick_turn:
             self._check_turn(seat)
         assert self.ctx is not None
-        self._offered = lp = LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on))
+        self._offered = lp = LegalPlays(self.ctx, self.hands[seat], self.trick_lead, self.trick_on)
         self._offered_seat, self._offered_at = seat, len(self.log)
         return lp
 
@@ -607,7 +607,7 @@ class Hand:
             played[c] += 1
         self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
-        self.trick_on.append(on)
+        self.trick_on += (on,)
         if lead.n == 1:  # a single's key (as play_key gives it): its strength, a ruff above
             c = on[0]
             e, s = es[c], lead.suit

@@ -59,14 +59,13 @@ def _sample_lead(ctx: Context, counts: Sequence[int], rng: random.Random) -> tup
     mw = ctx.max_width
     parts = []
     total = 0
+    get = counts.__getitem__
     for s in range(TRUMP, -1, -1):
-        codes = [c for c in ctx.suit_codes[s] if counts[c]]
+        sc = ctx.suit_codes[s]
+        codes = list(compress(sc, map(get, sc)))
         if not codes:
             continue
-        units = 0
-        for c in codes:
-            k = counts[c]
-            units += k if k < mw else mw
+        units = sum([k if k < mw else mw for k in map(get, codes)])
         tractors = suit_tractor_leads(ctx, counts, codes) if units > len(codes) else []
         parts.append((codes, units, tractors))
         total += units + len(tractors)

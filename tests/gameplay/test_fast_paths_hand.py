@@ -151,3 +151,35 @@ def test_deal_until_deals_as_card_by_card(variant: str, kw: dict[str, int]) -> N
                     break
             assert mine == ev and one.log == many.log and one.public_log == many.public_log
         assert one.phase == many.phase and one.hands == many.hands
+
+
+def test_tractor_declarations_prefiltered_as_judged() -> None:
+    """Tractor offers no single once trump is declared and only joker pairs once a pair stands: exactly
+    the candidates ``judge`` accepts among all of them."""
+    from gameplay.declaring.base import DeclaringProtocol
+    from gameplay.errors import GameplayError
+
+    declared = 0
+    for seed in range(40):
+        hand = make_hand("tractor", seed, **independent_config("tractor", seed % 4, 4))
+        rng = random.Random(seed)
+        while hand.phase == "deal" and not hand.offers:
+            seat = hand.deal().seat
+            assert seat is not None
+            level = hand.decl_level(seat)
+            assert level is not None
+            every = []
+            for cs in DeclaringProtocol.candidate_cards(hand.protocol, seat, level, overturn=False):
+                try:
+                    hand.protocol.judge(seat, tuple(sorted(cs)))
+                except GameplayError:
+                    continue
+                every.append(tuple(sorted(cs)))
+            if hand.phase != "deal":
+                break
+            opts = hand.legal_declarations(seat)
+            assert opts == every
+            if opts and rng.random() < 0.3:
+                hand.declare(seat, opts[-1])
+                declared += 1
+    assert declared > 20
