@@ -349,14 +349,11 @@ def decompose(ctx: Context, codes: Iterable[int]) -> list[Component]:
     adj = ctx.adj_up
     out: list[Component] = []
     s = 5
-    for desc in t.suit_desc:
+    for desc in t.suit_desc:  # trumps first; each suit strongest first
         s -= 1
-        held = [c for c in desc if cnt[c]]
-        if not held:
-            continue
-        wide = [c for c in held if cnt[c] >= 2]
+        wide = [c for c in desc if cnt[c] > 1]
         if not wide:
-            out.extend([one[c] for c in held])  # type: ignore[misc]
+            out += [one[c] for c in desc if cnt[c]]  # type: ignore[misc]
             continue
         plain = True  # only pairs, no two adjacent: the pairs strongest first, no tractor search
         for a in wide:
@@ -364,16 +361,16 @@ def decompose(ctx: Context, codes: Iterable[int]) -> list[Component]:
                 plain = False
                 break
             for b in adj[a]:
-                if cnt[b] >= 2:
+                if cnt[b] > 1:
                     plain = False
                     break
             if not plain:
                 break
         if plain:
-            out.extend([two[c] for c in wide])  # type: ignore[misc]
+            out += [two[c] for c in wide]  # type: ignore[misc]
         else:  # held strongest first: the units come out in priority order without sorting
-            out.extend(_wide_components(ctx, cnt, wide, s, presorted=True))
-        out.extend([one[c] for c in held if cnt[c] == 1])  # type: ignore[misc]
+            out += _wide_components(ctx, cnt, wide, s, presorted=True)
+        out += [one[c] for c in desc if cnt[c] == 1]  # type: ignore[misc]
     return out
 
 
