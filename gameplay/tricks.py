@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from gameplay.combos import Combo, covers, highest_tractor_top, unit_nodes
 from gameplay.order import TRUMP, Context
@@ -94,11 +95,10 @@ def trick_winner(ctx: Context, lead: Combo, plays: Sequence[Sequence[int]]) -> i
 
 def trick_points(ctx: Context, plays: Iterable[Iterable[int]]) -> int:
     """Points in the cards of a trick (5 = 5, 10 and K = 10; yongzhou-300 LJ = 20, BJ = 30)."""
-    pts = ctx.points
-    return sum(pts[c] for p in plays for c in p)
+    return sum(map(ctx.points.__getitem__, chain.from_iterable(plays)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TrickResult:
     """Outcome of a complete trick: winning seat, index in play order, points."""
 
