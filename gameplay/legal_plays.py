@@ -178,6 +178,13 @@ class LegalPlays:
             if len(holding) > 1 or (holding and counts[holding[0]] > 1):  # not short of the suit
                 play = self._given = (holding[rng.randrange(len(holding))],)
                 return play
+            if holding:  # the suit's one card, which must be played (no draw, as the list has one play)
+                play = self._given = (holding[0],)
+                return play
+            # void: any card, drawn among the distinct codes held in code order (as the short-of-suit list)
+            others = list(compress(range(NCODES), counts))
+            play = self._given = (others[rng.randrange(len(others))],)
+            return play
         short = self._short()
         if short is not None:
             suit, others, fill = short
