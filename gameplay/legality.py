@@ -122,8 +122,15 @@ def suit_tractor_leads(ctx: Context, hand: Counts, codes: Sequence[int]) -> list
         nodes = [c for c in codes if hand[c] >= w]
         if len(nodes) < 2:
             break
-        nodeset = set(nodes)
-        if not any(b in nodeset for a in nodes for b in adj[a]):
+        linked = False
+        for a in nodes:
+            for b in adj[a]:
+                if hand[b] >= w:  # adjacent codes are of one suit: b is among the nodes
+                    linked = True
+                    break
+            if linked:
+                break
+        if not linked:
             continue  # no two adjacent: no tractor of this width
         seen: set[tuple[int, ...]] = set()
         for path in chains(ctx, nodes):
