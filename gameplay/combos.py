@@ -450,10 +450,16 @@ def classify(ctx: Context, codes: Sequence[int]) -> Combo:
             for b in adj[a]:
                 if b in cnt:
                     links += 1
-        if links == m - 1 and all(nodes[i + 1] in adj[nodes[i]] for i in range(m - 1)):
-            ordered = tuple(sorted(codes, key=sk.__getitem__, reverse=True))
-            comp = Component(s, w, m, st[nodes[-1]], ordered)
-            return Combo(s, "tractor", (comp,), ordered)
+        if links == m - 1:
+            run = True
+            for i in range(m - 1):
+                if nodes[i + 1] not in adj[nodes[i]]:
+                    run = False
+                    break
+            if run:  # adjacent tiers have distinct strengths: strongest first is the nodes reversed
+                ordered = tuple([c for c in reversed(nodes) for _ in range(w)])
+                comp = _tuple_new(Component, (s, w, m, st[nodes[-1]], ordered))
+                return Combo(s, "tractor", (comp,), ordered)
     comps = tuple(decompose_suit(ctx, cnt, s))
     shape = comps[0].shape if len(comps) == 1 else "throw"
     return Combo(s, shape, comps, tuple(sorted(codes, key=sk.__getitem__, reverse=True)))
