@@ -182,8 +182,8 @@ class LegalPlays:
                 play = self._given = (holding[0],)
                 return play
             # void: any card, drawn among the distinct codes held in code order (as the short-of-suit list)
-            others = list(compress(range(NCODES), counts))
-            play = self._given = (others[rng.randrange(len(others))],)
+            held = list(compress(range(NCODES), counts))
+            play = self._given = (held[rng.randrange(len(held))],)
             return play
         short = self._short()
         if short is not None:
