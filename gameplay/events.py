@@ -350,6 +350,22 @@ def hidden_deal(seat: int | None) -> Deal:
     return ev
 
 
+_new = object.__new__
+_set_seat, _set_cards = vars(Event)["seat"].__set__, vars(Event)["cards"].__set__  # the slots' descriptors
+_set_forced, _set_penalty = vars(Play)["forced"].__set__, vars(Play)["penalty"].__set__
+
+
+def new_play(seat: int, cards: tuple[int, ...]) -> Play:
+    """``Play(seat, cards)`` (no forced part, no penalty), filled slot by slot: a play is made at every
+    turn, and the frozen class's ``__init__`` costs twice as much (the test of the events compares them)."""
+    ev = _new(Play)
+    _set_seat(ev, seat)
+    _set_cards(ev, cards)
+    _set_forced(ev, None)
+    _set_penalty(ev, 0)
+    return ev
+
+
 _DEALT: dict[int, tuple[Deal, ...]] = {}
 
 

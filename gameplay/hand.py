@@ -54,6 +54,7 @@ from gameplay.events import (
     Trump,
     dealt,
     hidden_deal,
+    new_play,
     redact,
 )
 from gameplay.legal_plays import LegalPlays
@@ -580,7 +581,7 @@ class Hand:
         assert ctx is not None
         on = cards = tuple(cards)
         es = ctx.esuit
-        ev = Play(seat, cards)
+        ev = new_play(seat, cards)
         if combo is not None:
             if len(combo.components) > 1:  # a throw: checked against the other hands
                 failed = throw_forced(ctx, combo, [h for s, h in enumerate(self.hands) if s != seat])

@@ -183,3 +183,13 @@ def test_tractor_declarations_prefiltered_as_judged() -> None:
                 hand.declare(seat, opts[-1])
                 declared += 1
     assert declared > 20
+
+
+def test_new_play_is_the_play_event() -> None:
+    from gameplay.events import Play, new_play
+
+    for seat, cards in [(0, (5,)), (3, (52, 52, 53)), (1, ())]:
+        fast, plain = new_play(seat, cards), Play(seat, cards)
+        assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+        assert type(fast) is Play and fast.forced is None and fast.penalty == 0
+        assert fast.to_json() == plain.to_json() and fast.on_table == cards
