@@ -59,14 +59,18 @@ def _sample_lead(ctx: Context, counts: Sequence[int], rng: random.Random) -> tup
     mw = ctx.max_width
     parts = []
     total = 0
-    get = counts.__getitem__
     for s in range(TRUMP, -1, -1):
-        sc = ctx.suit_codes[s]
-        codes = list(compress(sc, map(get, sc)))
+        codes = [c for c in ctx.suit_codes[s] if counts[c]]
         if not codes:
             continue
-        units = sum([k if k < mw else mw for k in map(get, codes)])
-        tractors = suit_tractor_leads(ctx, counts, codes) if units > len(codes) else []
+        units = len(codes)  # one single per card, and as many wider units as the copies held allow
+        wide = False
+        for c in codes:
+            k = counts[c]
+            if k > 1:
+                units += (k if k < mw else mw) - 1
+                wide = True
+        tractors = suit_tractor_leads(ctx, counts, codes) if wide else ()
         parts.append((codes, units, tractors))
         total += units + len(tractors)
     r = rng.randrange(total)
