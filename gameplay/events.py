@@ -19,7 +19,7 @@ Bid(seat=1, cards=(), amount=120)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gameplay.cards import format_cards, parse_cards
@@ -388,8 +388,10 @@ def redact(event: Event, seat: int | None) -> Event:
         return cls(event.seat, ())
     if cls is TakeKitty and event.shown:  # type: ignore[attr-defined]
         return event  # chaodi: the kitty as dealt is shown to all (RULES §5.2)
-    if (cls is TakeKitty or cls is Bury) and event.seat != seat:
-        return replace(event, cards=())
+    if cls is TakeKitty and event.seat != seat:
+        return TakeKitty(event.seat, (), event.shown)  # type: ignore[attr-defined]
+    if cls is Bury and event.seat != seat:
+        return Bury(event.seat, ())
     return event
 
 

@@ -95,6 +95,8 @@ def throw_check(ctx: Context, combo: Combo, hands: Mapping[int, Counts], leader:
 
 def _forced_of(ctx: Context, failing: list[Component]) -> Component:
     """The failing component a throw is forced to (``rules.throw_forced``, see :func:`throw_check`)."""
+    if len(failing) == 1:
+        return failing[0]
     sk = ctx.sortkey
     if ctx.rules.throw_forced == "lowest_card":
         return min(failing, key=lambda c: (c.top, c.size, min(sk[x] for x in c.codes)))
