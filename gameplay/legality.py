@@ -193,29 +193,28 @@ def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -
     n = lead.n
     if len(play) != n:
         return ("count", n)
-    pc: dict[int, int]
-    if n == 1:
-        c = play[0]
-        if hand[c] < 1 or ctx.esuit[c] < 0:
-            return ("held", c)
-        pc = {c: 1}
-    else:
-        pc = {}
-        for c in play:
-            pc[c] = pc.get(c, 0) + 1
-        for c, k in pc.items():
-            if hand[c] < k or ctx.esuit[c] < 0:
-                return ("held", c)
     s = lead.suit
     es = ctx.esuit
+    suit_codes = ctx.suit_codes[s]
+    if n == 1:  # a single led: a card of the suit is always right; another only when void
+        c = play[0]
+        if hand[c] < 1 or es[c] < 0:
+            return ("held", c)
+        if es[c] == s:
+            return None
+        m = sum(map(hand.__getitem__, suit_codes))
+        return None if m == 0 else ("short", m) if m == 1 else ("suit", m)
+    pc: dict[int, int] = {}
+    for c in play:
+        pc[c] = pc.get(c, 0) + 1
+    for c, k in pc.items():
+        if hand[c] < k or es[c] < 0:
+            return ("held", c)
     in_suit = 0
     for c in play:
         if es[c] == s:
             in_suit += 1
-    suit_codes = ctx.suit_codes[s]
-    m = 0
-    for c in suit_codes:
-        m += hand[c]
+    m = sum(map(hand.__getitem__, suit_codes))
     if m <= n:
         return None if in_suit == m else ("short", m)
     if in_suit != n:
@@ -463,7 +462,7 @@ def is_legal_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]
     """Whether ``play`` is a legal follow (fast path of :func:`check_follow`)."""
     if follow_fault(ctx, hand, lead, play) is not None:
         return False
-    if _has_extra_rules(ctx) and prior:
+    if prior and (ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points):
         return _extra_ok(ctx, lead, play, _extra_constraints(ctx, hand, lead, prior))[0]
     return True
 
