@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from itertools import compress
-from math import prod
 
 from gameplay.cards import NCODES
 from gameplay.combos import Combo
@@ -155,20 +154,22 @@ class LegalPlays:
             if not ctx.rules.throw_allowed:
                 given = self._given = _sample_lead(ctx, counts, rng)
                 return given
-            inc = [k + 1 for k in counts]
-            get = inc.__getitem__
-            totals = [prod(map(get, codes)) - 1 for codes in ctx.suit_codes]
+            by_suit = [[c for c in codes if counts[c]] for codes in ctx.suit_codes]
+            totals = []
+            for codes in by_suit:  # sub-multisets of a suit: the product of (count + 1), less the empty one
+                p = 1
+                for c in codes:
+                    p *= counts[c] + 1
+                totals.append(p - 1)
             r = rng.randrange(sum(totals))
             for s in range(TRUMP + 1):
                 if r < totals[s]:
                     x = r + 1  # mixed-radix index of a non-empty sub-multiset
                     out: list[int] = []
-                    for c in ctx.suit_codes[s]:
-                        k = inc[c]
-                        if k > 1:  # a digit of radix 1 is always 0
-                            x, take = divmod(x, k)
-                            if take:
-                                out += [c] * take
+                    for c in by_suit[s]:  # a card not held is a digit of radix 1, always 0
+                        x, take = divmod(x, counts[c] + 1)
+                        if take:
+                            out += [c] * take
                     play = self._given = tuple(out)
                     return play
                 r -= totals[s]
@@ -177,8 +178,7 @@ class LegalPlays:
         if lead.n == 1 and self._list is None and not (self.prior and (ctx.rules.must_beat_on_points
                                                                        or ctx.rules.no_gifting_points)):
             # a single led: the suit's distinct cards held, in the order of legal_follows (strongest first)
-            desc = ctx.suit_desc[lead.suit]
-            holding = list(compress(desc, map(counts.__getitem__, desc)))
+            holding = [c for c in ctx.suit_desc[lead.suit] if counts[c]]
             if len(holding) > 1 or (holding and counts[holding[0]] > 1):  # not short of the suit
                 play = self._given = (holding[rng.randrange(len(holding))],)
                 return play

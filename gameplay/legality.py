@@ -202,7 +202,9 @@ def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -
             return ("held", c)
         if es[c] == s:
             return None
-        m = sum(map(hand.__getitem__, suit_codes))
+        m = 0
+        for c in suit_codes:
+            m += hand[c]
         return None if m == 0 else ("short", m) if m == 1 else ("suit", m)
     pc: dict[int, int] = {}
     for c in play:
@@ -214,7 +216,9 @@ def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -
     for c in play:
         if es[c] == s:
             in_suit += 1
-    m = sum(map(hand.__getitem__, suit_codes))
+    m = 0
+    for c in suit_codes:
+        m += hand[c]
     if m <= n:
         return None if in_suit == m else ("short", m)
     if in_suit != n:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
 
 from gameplay.combos import Combo, covers, highest_tractor_top, unit_nodes
 from gameplay.order import TRUMP, Context
@@ -95,7 +94,12 @@ def trick_winner(ctx: Context, lead: Combo, plays: Sequence[Sequence[int]]) -> i
 
 def trick_points(ctx: Context, plays: Iterable[Iterable[int]]) -> int:
     """Points in the cards of a trick (5 = 5, 10 and K = 10; yongzhou-300 LJ = 20, BJ = 30)."""
-    return sum(map(ctx.points.__getitem__, chain.from_iterable(plays)))
+    pts = ctx.points
+    total = 0
+    for p in plays:
+        for c in p:
+            total += pts[c]
+    return total
 
 
 @dataclass(frozen=True, slots=True)
