@@ -206,6 +206,28 @@ def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -
         for c in suit_codes:
             m += hand[c]
         return None if m == 0 else ("short", m) if m == 1 else ("suit", m)
+    comps = lead.components
+    comp = comps[0]
+    if n == 2 and comp.width == 2:  # a pair led: the same answers without the card dict
+        a, b = play
+        if hand[a] < (2 if a == b else 1) or es[a] < 0:
+            return ("held", a)
+        if a != b and (hand[b] < 1 or es[b] < 0):
+            return ("held", b)
+        in_suit = (es[a] == s) + (es[b] == s)
+        m = 0
+        pair = False
+        for c in suit_codes:
+            k = hand[c]
+            if k:
+                m += k
+                if k >= 2:
+                    pair = True
+        if m <= 2:
+            return None if in_suit == m else ("short", m)
+        if in_suit != 2:
+            return ("suit", m)
+        return ("structure", (2,)) if a != b and pair else None
     pc: dict[int, int] = {}
     for c in play:
         pc[c] = pc.get(c, 0) + 1
@@ -223,8 +245,6 @@ def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -
         return None if in_suit == m else ("short", m)
     if in_suit != n:
         return ("suit", m)
-    comps = lead.components
-    comp = comps[0]
     if len(comps) == 1:
         w = comp.width
         if w == 1:

@@ -5,21 +5,31 @@ the yongzhou follows decided with each key computed once (a single led: without 
 filtering the base follows with ``_extra_ok``; ``throw_forced`` (what ``Hand.play`` asks) against
 ``throw_check``; the lead drawn without listing the units against a draw from ``legal_leads``; the
 observation built positionally against the keyword constructor; ``deal_until`` against card-by-card
-dealing.
+dealing; ``follow_fault``'s single and pair shortcuts against the function as it was before them.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from gameplay.combos import classify
+from gameplay.combos import Combo, classify, match_score
 from gameplay.hand import Hand
 from gameplay.legal_plays import LegalPlays, _sample_lead
-from gameplay.legality import _base_follows, _extra_constraints, _extra_ok, legal_follows, legal_leads
+from gameplay.legality import (
+    _base_follows,
+    _extra_constraints,
+    _extra_ok,
+    follow_fault,
+    legal_follows,
+    legal_leads,
+)
 from gameplay.observation import Observation
+from gameplay.order import Context
 from gameplay.simulate import independent_config, make_hand
 from gameplay.throws import throw_check, throw_forced
 
@@ -193,3 +203,80 @@ def test_new_play_is_the_play_event() -> None:
         assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
         assert type(fast) is Play and fast.forced is None and fast.penalty == 0
         assert fast.to_json() == plain.to_json() and fast.on_table == cards
+
+
+def _follow_fault_reference(ctx: Context, hand: list[int], lead: Combo, play: list[int]) -> tuple[str, Any] | None:
+    """``follow_fault`` before its single and pair shortcuts (issue 17, step 3): the reference."""
+    n = lead.n
+    if len(play) != n:
+        return ("count", n)
+    pc: dict[int, int]
+    if n == 1:
+        c = play[0]
+        if hand[c] < 1 or ctx.esuit[c] < 0:
+            return ("held", c)
+        pc = {c: 1}
+    else:
+        pc = {}
+        for c in play:
+            pc[c] = pc.get(c, 0) + 1
+        for c, k in pc.items():
+            if hand[c] < k or ctx.esuit[c] < 0:
+                return ("held", c)
+    s = lead.suit
+    es = ctx.esuit
+    in_suit = 0
+    for c in play:
+        if es[c] == s:
+            in_suit += 1
+    suit_codes = ctx.suit_codes[s]
+    m = 0
+    for c in suit_codes:
+        m += hand[c]
+    if m <= n:
+        return None if in_suit == m else ("short", m)
+    if in_suit != n:
+        return ("suit", m)
+    comps = lead.components
+    comp = comps[0]
+    if len(comps) == 1:
+        w = comp.width
+        if w == 1:
+            return None
+        if comp.length == 1:
+            if w == 2:
+                if play[0] == play[1]:
+                    return None
+                for c in suit_codes:
+                    if hand[c] >= 2:
+                        return ("structure", (2,))
+                return None
+        elif all(k == w for k in pc.values()):
+            # exactly a tractor of the lead's size is always best
+            nodes = sorted(pc, key=ctx.strength.__getitem__)
+            adj = ctx.adj_up
+            if all(nodes[i + 1] in adj[nodes[i]] for i in range(len(nodes) - 1)):
+                return None
+    got = match_score(ctx, lead, pc)
+    best = match_score(ctx, lead, {c: hand[c] for c in ctx.suit_codes[s] if hand[c]})
+    return None if got >= best else ("structure", best)
+
+
+@pytest.mark.parametrize(("variant", "kw"), VARIANTS, ids=IDS)
+def test_follow_fault_matches_the_reference(variant: str, kw: dict[str, int]) -> None:
+    rng = random.Random(11)
+    kinds: Counter[str] = Counter()
+    for seed in range(5):
+        for _hand, _seat, legal in _turns(variant, kw, seed):
+            if legal.lead is None:
+                continue
+            ctx, counts, lead = legal.ctx, list(legal.counts), legal.lead
+            held = [c for c in range(54) for _ in range(counts[c])]
+            plays = [list(p) for p in legal.follows()[:3]]
+            plays += [rng.sample(held, min(lead.n, len(held))) for _ in range(4)]
+            plays.append([rng.randrange(54) for _ in range(lead.n)])  # cards not held
+            for play in plays:
+                got = follow_fault(ctx, counts, lead, play)
+                assert got == _follow_fault_reference(ctx, counts, lead, play), (lead.codes, play)
+                kinds[got[0] if got else "ok"] += 1
+    assert len(kinds) >= 4, kinds
