@@ -245,10 +245,10 @@ def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -
         return None if in_suit == m else ("short", m)
     if in_suit != n:
         return ("suit", m)
+    if comp.width == 1:  # the largest component a single: singles only, no structure to match
+        return None
     if len(comps) == 1:
         w = comp.width
-        if w == 1:
-            return None
         if comp.length == 1:
             if w == 2:
                 if play[0] == play[1]:
