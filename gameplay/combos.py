@@ -95,6 +95,23 @@ class Combo:
         return format_cards(self.codes)
 
 
+_new = object.__new__
+_SET_COMBO = tuple(vars(Combo)[name].__set__ for name in ("suit", "shape", "components", "codes", "n"))
+
+
+def new_combo(suit: int, shape: str, components: tuple[Component, ...], codes: tuple[int, ...]) -> Combo:
+    """``Combo(suit, shape, components, codes)`` filled slot by slot (the frozen class's ``__init__``
+    and ``__post_init__`` cost twice as much; a test compares them)."""
+    c = _new(Combo)
+    a, b, d, e, f = _SET_COMBO
+    a(c, suit)
+    b(c, shape)
+    d(c, components)
+    e(c, codes)
+    f(c, len(codes))
+    return c
+
+
 # ---------------------------------------------------------------- chains (tractor paths)
 
 
@@ -459,10 +476,10 @@ def classify(ctx: Context, codes: Sequence[int]) -> Combo:
             if run:  # adjacent tiers have distinct strengths: strongest first is the nodes reversed
                 ordered = tuple([c for c in reversed(nodes) for _ in range(w)])
                 comp = _tuple_new(Component, (s, w, m, st[nodes[-1]], ordered))
-                return Combo(s, "tractor", (comp,), ordered)
+                return new_combo(s, "tractor", (comp,), ordered)
     comps = tuple(decompose_suit(ctx, cnt, s))
     shape = comps[0].shape if len(comps) == 1 else "throw"
-    return Combo(s, shape, comps, tuple(sorted(codes, key=sk.__getitem__, reverse=True)))
+    return new_combo(s, shape, comps, tuple(sorted(codes, key=sk.__getitem__, reverse=True)))
 
 
 # ---------------------------------------------------------------- structure matching

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from gameplay.combos import Combo, Component, highest_tractor_top
+from gameplay.combos import Combo, Component, highest_tractor_top, new_combo
 from gameplay.order import Context
 
 Counts = Sequence[int]
@@ -138,5 +138,5 @@ def throw_forced(ctx: Context, combo: Combo, others: Sequence[Counts]) -> tuple[
     if not failing:
         return None
     forced = _forced_of(ctx, failing)
-    return (Combo(combo.suit, forced.shape, (forced,), forced.codes),
+    return (new_combo(combo.suit, forced.shape, (forced,), forced.codes),
               (combo.n - forced.size) * ctx.rules.throw_penalty)

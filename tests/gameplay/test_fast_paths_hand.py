@@ -280,3 +280,13 @@ def test_follow_fault_matches_the_reference(variant: str, kw: dict[str, int]) ->
                 assert got == _follow_fault_reference(ctx, counts, lead, play), (lead.codes, play)
                 kinds[got[0] if got else "ok"] += 1
     assert len(kinds) >= 4, kinds
+
+
+def test_new_combo_is_the_combo() -> None:
+    from gameplay.combos import Component, new_combo
+
+    comp = Component(2, 2, 2, 70, (30, 30, 29, 29))
+    for args in [(2, "tractor", (comp,), comp.codes), (4, "single", (Component(4, 1, 1, 140, (53,)),), (53,))]:
+        fast, plain = new_combo(*args), Combo(*args)
+        assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+        assert type(fast) is Combo and fast.n == plain.n == len(args[3])
