@@ -154,22 +154,25 @@ class LegalPlays:
             if not ctx.rules.throw_allowed:
                 given = self._given = _sample_lead(ctx, counts, rng)
                 return given
-            by_suit = [[c for c in codes if counts[c]] for codes in ctx.suit_codes]
             totals = []
-            for codes in by_suit:  # sub-multisets of a suit: the product of (count + 1), less the empty one
+            for codes in ctx.suit_codes:  # sub-multisets of a suit: the product of (count + 1), less the empty one
                 p = 1
                 for c in codes:
-                    p *= counts[c] + 1
+                    k = counts[c]
+                    if k:
+                        p *= k + 1
                 totals.append(p - 1)
             r = rng.randrange(sum(totals))
             for s in range(TRUMP + 1):
                 if r < totals[s]:
                     x = r + 1  # mixed-radix index of a non-empty sub-multiset
                     out: list[int] = []
-                    for c in by_suit[s]:  # a card not held is a digit of radix 1, always 0
-                        x, take = divmod(x, counts[c] + 1)
-                        if take:
-                            out += [c] * take
+                    for c in ctx.suit_codes[s]:
+                        k = counts[c]
+                        if k:  # a card not held is a digit of radix 1, always 0
+                            x, take = divmod(x, k + 1)
+                            if take:
+                                out += [c] * take
                     play = self._given = tuple(out)
                     return play
                 r -= totals[s]
