@@ -160,9 +160,16 @@ def deck_codes(decks: int = 2, removed_ranks: Iterable[int] = ()) -> list[int]:
     >>> len(deck_codes(2)), len(deck_codes(3)), len(deck_codes(2, (3, 4, 6)))
     (108, 162, 84)
     """
-    removed = set(removed_ranks)
-    one = [c for c in range(NCODES) if c >= 52 or code_rank(c) not in removed]
-    return one * decks
+    removed = tuple(sorted(set(removed_ranks)))
+    key = (decks, removed)
+    one = _DECKS.get(key)
+    if one is None:
+        one = _DECKS[key] = tuple(c for c in range(NCODES) if c >= 52 or code_rank(c) not in removed) * decks
+    return list(one)
+
+
+_DECKS: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+"""Each deck's codes by (decks, removed ranks), built once (:func:`deck_codes` returns a fresh list)."""
 
 
 def to_counts(codes: Iterable[int]) -> list[int]:

@@ -27,7 +27,7 @@ from gameplay.cards import CODE_NAMES, NCODES, format_cards, parse_cards
 from gameplay.errors import IllegalPlay, InvalidCards
 from gameplay.order import Context
 
-__all__ = ["Combo", "Component", "chains", "classify", "covers", "decompose", "decompose_suit",
+__all__ = ["Combo", "Component", "chains", "classify", "codes_desc", "covers", "decompose", "decompose_suit",
            "format_cards", "highest_tractor_top", "longest_chain", "parse_cards"]
 
 SHAPES = {1: "single", 2: "pair", 3: "triple"}
@@ -93,6 +93,23 @@ class Combo:
 
     def __str__(self) -> str:
         return format_cards(self.codes)
+
+
+_new = object.__new__
+_SET_COMBO = tuple(vars(Combo)[name].__set__ for name in ("suit", "shape", "components", "codes", "n"))
+
+
+def new_combo(suit: int, shape: str, components: tuple[Component, ...], codes: tuple[int, ...]) -> Combo:
+    """``Combo(suit, shape, components, codes)`` filled slot by slot (the frozen class's ``__init__``
+    and ``__post_init__`` cost twice as much; a test compares them)."""
+    c = _new(Combo)
+    a, b, d, e, f = _SET_COMBO
+    a(c, suit)
+    b(c, shape)
+    d(c, components)
+    e(c, codes)
+    f(c, len(codes))
+    return c
 
 
 # ---------------------------------------------------------------- chains (tractor paths)
@@ -194,6 +211,7 @@ class _Tables(NamedTuple):
     units: tuple[tuple[Component | None, ...], ...]  # [width][code], widths 1…3
     invalid: tuple[int, ...]
     leads: tuple[tuple[Combo | None, ...], ...]  # [width][code]: the classified single / pair (immutable)
+    desc: tuple[int, ...]  # all 54 codes strongest first (sort key descending; stable)
 
 
 _TABLES: dict[int, tuple[Context, _Tables]] = {}
@@ -227,7 +245,14 @@ def _build_tables(ctx: Context) -> _Tables:
                         for c in range(NCODES)) for w in range(4))
     leads = tuple(tuple(Combo(u.suit, SHAPES[w], (u,), u.codes) if u is not None else None for u in units[w])
                   if w else () for w in range(3))
-    return _Tables(suit_desc, units, tuple(c for c in range(NCODES) if es[c] < 0), leads)
+    desc = tuple(sorted(range(NCODES), key=lambda c: -sk[c]))
+    return _Tables(suit_desc, units, tuple(c for c in range(NCODES) if es[c] < 0), leads, desc)
+
+
+def codes_desc(ctx: Context) -> tuple[int, ...]:
+    """All 54 codes strongest first (``sorted(range(54), key=lambda c: -ctx.sortkey[c])``, built once per
+    context)."""
+    return _tables(ctx).desc
 
 
 def _exact_run(ctx: Context, nodes: Sequence[int]) -> list[int] | None:
@@ -337,19 +362,32 @@ def decompose(ctx: Context, codes: Iterable[int]) -> list[Component]:
     for c in t.invalid:
         if cnt[c]:
             return _decompose_general(ctx, codes)  # raises, naming the card
-    one = t.units[1]
+    one, two = t.units[1], t.units[2]
+    adj = ctx.adj_up
     out: list[Component] = []
-    for s, desc in zip(range(4, -1, -1), t.suit_desc, strict=True):
-        held = [c for c in desc if cnt[c]]
-        if not held:
+    s = 5
+    for desc in t.suit_desc:  # trumps first; each suit strongest first
+        s -= 1
+        wide = [c for c in desc if cnt[c] > 1]
+        if not wide:
+            out += [one[c] for c in desc if cnt[c]]  # type: ignore[misc]
             continue
-        wide = [c for c in held if cnt[c] >= 2]
-        if wide:
-            # held strongest first: the units come out in priority order without sorting
-            out.extend(_wide_components(ctx, cnt, wide, s, presorted=True))
-            out.extend([one[c] for c in held if cnt[c] == 1])  # type: ignore[misc]
-        else:
-            out.extend([one[c] for c in held])  # type: ignore[misc]
+        plain = True  # only pairs, no two adjacent: the pairs strongest first, no tractor search
+        for a in wide:
+            if cnt[a] > 2:
+                plain = False
+                break
+            for b in adj[a]:
+                if cnt[b] > 1:
+                    plain = False
+                    break
+            if not plain:
+                break
+        if plain:
+            out += [two[c] for c in wide]  # type: ignore[misc]
+        else:  # held strongest first: the units come out in priority order without sorting
+            out += _wide_components(ctx, cnt, wide, s, presorted=True)
+        out += [one[c] for c in desc if cnt[c] == 1]  # type: ignore[misc]
     return out
 
 
@@ -429,13 +467,19 @@ def classify(ctx: Context, codes: Sequence[int]) -> Combo:
             for b in adj[a]:
                 if b in cnt:
                     links += 1
-        if links == m - 1 and all(nodes[i + 1] in adj[nodes[i]] for i in range(m - 1)):
-            ordered = tuple(sorted(codes, key=sk.__getitem__, reverse=True))
-            comp = Component(s, w, m, st[nodes[-1]], ordered)
-            return Combo(s, "tractor", (comp,), ordered)
+        if links == m - 1:
+            run = True
+            for i in range(m - 1):
+                if nodes[i + 1] not in adj[nodes[i]]:
+                    run = False
+                    break
+            if run:  # adjacent tiers have distinct strengths: strongest first is the nodes reversed
+                ordered = tuple([c for c in reversed(nodes) for _ in range(w)])
+                comp = _tuple_new(Component, (s, w, m, st[nodes[-1]], ordered))
+                return new_combo(s, "tractor", (comp,), ordered)
     comps = tuple(decompose_suit(ctx, cnt, s))
     shape = comps[0].shape if len(comps) == 1 else "throw"
-    return Combo(s, shape, comps, tuple(sorted(codes, key=sk.__getitem__, reverse=True)))
+    return new_combo(s, shape, comps, tuple(sorted(codes, key=sk.__getitem__, reverse=True)))
 
 
 # ---------------------------------------------------------------- structure matching

@@ -19,7 +19,7 @@ Bid(seat=1, cards=(), amount=120)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gameplay.cards import format_cards, parse_cards
@@ -350,6 +350,33 @@ def hidden_deal(seat: int | None) -> Deal:
     return ev
 
 
+_new = object.__new__
+_set_seat, _set_cards = vars(Event)["seat"].__set__, vars(Event)["cards"].__set__  # the slots' descriptors
+_set_forced, _set_penalty = vars(Play)["forced"].__set__, vars(Play)["penalty"].__set__
+
+
+def new_play(seat: int, cards: tuple[int, ...]) -> Play:
+    """``Play(seat, cards)`` (no forced part, no penalty), filled slot by slot: a play is made at every
+    turn, and the frozen class's ``__init__`` costs twice as much (the test of the events compares them)."""
+    ev = _new(Play)
+    _set_seat(ev, seat)
+    _set_cards(ev, cards)
+    _set_forced(ev, None)
+    _set_penalty(ev, 0)
+    return ev
+
+
+_DEALT: dict[int, tuple[Deal, ...]] = {}
+
+
+def dealt(seat: int, code: int) -> Deal:
+    """``Deal(seat, (code,))``: one shared, immutable event per seat and card (dealing builds none)."""
+    row = _DEALT.get(seat)
+    if row is None:
+        row = _DEALT[seat] = tuple(Deal(seat, (c,)) for c in range(54))
+    return row[code]
+
+
 def redact(event: Event, seat: int | None) -> Event:
     """``event`` as ``seat`` may see it (None: a spectator)."""
     cls = type(event)
@@ -361,8 +388,10 @@ def redact(event: Event, seat: int | None) -> Event:
         return cls(event.seat, ())
     if cls is TakeKitty and event.shown:  # type: ignore[attr-defined]
         return event  # chaodi: the kitty as dealt is shown to all (RULES §5.2)
-    if (cls is TakeKitty or cls is Bury) and event.seat != seat:
-        return replace(event, cards=())
+    if cls is TakeKitty and event.seat != seat:
+        return TakeKitty(event.seat, (), event.shown)  # type: ignore[attr-defined]
+    if cls is Bury and event.seat != seat:
+        return Bury(event.seat, ())
     return event
 
 

@@ -52,14 +52,17 @@ from gameplay.events import (
     TakeKitty,
     Trick,
     Trump,
+    dealt,
     hidden_deal,
+    new_play,
     redact,
 )
 from gameplay.legal_plays import LegalPlays
-from gameplay.legality import check_follow, check_lead, follow_fault, throw_check
-from gameplay.observation import Observation
-from gameplay.order import Context
+from gameplay.legality import check_follow, check_lead, follow_fault
+from gameplay.observation import Observation, observe
+from gameplay.order import TRUMP, Context
 from gameplay.outcome import kitty_points, score_request, settle
+from gameplay.throws import throw_forced
 from gameplay.tricks import play_key
 from scoring.partnership import HandResult, MatchState, initial_state
 from scoring.redfive import RedFiveResult
@@ -120,9 +123,12 @@ class Hand:
         self.public_log: list[Event] = []
         """The log as a spectator sees it (no deck, no dealt cards, no kitty): part of every observation."""
         self._decl_levels: dict[int, int | None] = {}
+        self._events: tuple[Event, ...] = ()  # the last observation's copy of the public log
+        self._hidden = [hidden_deal(s) for s in range(self.n)]
+        self._after_deal = None if type(self.protocol).after_deal is DeclaringProtocol.after_deal else self.protocol.after_deal
         self.redeals = 0
         first = list(deck) if deck is not None else self._new_deck()
-        self._start(first, Shuffle)
+        self._start(first, Shuffle, checked=deck is None and deck_source is None)
 
     @classmethod
     def from_position(cls, config: HandConfig, hands: Sequence[Sequence[int]], kitty: Sequence[int], *,
@@ -131,8 +137,7 @@ class Hand:
         seat after the burial, ``kitty`` buried by ``dealer``, who leads. The level is the dealer
         side's level of ``config.state``. Its log starts with a ``position`` event (the cards in
         dealing order, then the kitty): it records the play but :func:`replay` refuses it."""
-        n = len(hands)
-        size = len(hands[0])
+        n, size = len(hands), len(hands[0])
         deck = [hands[s][i] for i in range(size) for s in range(n)] + list(kitty)
         h = cls(config, deck=deck)
         for seat in range(n):
@@ -142,15 +147,13 @@ class Hand:
         h.dealt = h.ndeal
         h.log = [Position(None, tuple(deck))]
         h.public_log = [Position()]
-        h.dealer = dealer
-        h.trump = trump
+        h.dealer, h.trump = dealer, trump
         if h.partnership:
             assert h.state is not None
             h.state = replace(h.state, dealer=dealer)
             h.level = h.state.levels[dealer % 2]
         h.ctx = context_for(h.rules, h.level, trump)
-        h.kitty = list(kitty)
-        h.buried_by = dealer
+        h.kitty, h.buried_by = list(kitty), dealer
         h.begin_play(dealer)
         return h
 
@@ -163,13 +166,12 @@ class Hand:
         self.rng.shuffle(d)
         return d
 
-    def _start(self, deck: list[int], kind: type[Shuffle | Redeal]) -> None:
+    def _start(self, deck: list[int], kind: type[Shuffle | Redeal], *, checked: bool = False) -> None:
+        """``checked``: the deck is a shuffle of :func:`deck_codes` made here (no need to compare it)."""
         r = self.rules
-        expected = sorted(deck_codes(r.decks, r.removed_ranks))
-        if sorted(deck) != expected:
+        if not checked and sorted(deck) != sorted(deck_codes(r.decks, r.removed_ranks)):
             raise InvalidCards("The deck is not a full deck of the variant.", "这副牌不是该玩法的完整牌。")
-        self.deck = tuple(deck)
-        self.dealt = 0
+        self.deck, self.dealt = tuple(deck), 0
         self.ndeal = r.hand_size * self.n
         self.kitty: list[int] = list(deck[self.ndeal:])
         self.hands: list[list[int]] = [[0] * NCODES for _ in range(self.n)]
@@ -182,8 +184,7 @@ class Hand:
         self.offers: list[int] = []
         self.offered: set[int] = set()
         self.round_order: list[int] = []
-        self.turn_index = 0
-        self.passes = 0
+        self.turn_index = self.passes = 0
         self.dealer: int | None = None if self.first_hand or self.state is None else self.state.dealer
         self.trump: str | None = None
         self.level: str | None = self.state.levels[self.state.dealer % 2] if self.state is not None else None
@@ -200,10 +201,10 @@ class Hand:
         """chaodi: the kitty as dealt, shown to every player when the dealer first takes it (RULES §5.2)."""
         self.buried_by: int | None = None
         self.overturner_original: int | None = None
-        self.overturned_once = False
-        self.round_started = False
+        self.overturned_once = self.round_started = False
         self._new_trick(0)
-        self._offered: tuple[LegalPlays, int, int] | None = None  # last legal_plays, its seat, log length
+        self._offered: LegalPlays | None = None  # the last legal_plays, for seat _offered_seat at log length _offered_at
+        self._offered_seat = self._offered_at = -1
         self._extra = self.rules.must_beat_on_points or self.rules.no_gifting_points
         self.tricks: list[tuple[int, tuple[Event, ...], int, int]] = []  # (leader, plays, winner, points)
         self.points = [0] * self.n
@@ -285,19 +286,28 @@ class Hand:
 
     def deal(self) -> Event:
         """Deal the next card to the next seat in play order."""
-        self.verify_deal()
+        if self.phase != "deal" or self.offers:
+            self.verify_deal()
         i = self.dealt
-        seat = (self.start_seat + i) % self.n
-        c = self.deck[i]
+        seat, c = (self.start_seat + i) % self.n, self.deck[i]
         self.hands[seat][c] += 1
         self.nleft[seat] += 1
         self.dealt = i + 1
-        self.log.append(ev := Deal(seat, (c,)))
-        self.public_log.append(hidden_deal(seat))
-        self.protocol.after_deal(seat)
-        if self.dealt == self.ndeal and not self.offers:
+        self.log.append(ev := dealt(seat, c))  # shared immutable events: no object per dealt card
+        self.public_log.append(self._hidden[seat])
+        if self._after_deal is not None:
+            self._after_deal(seat)
+        if i + 1 == self.ndeal and not self.offers:
             self.protocol.end_deal()
         return ev
+
+    def deal_until(self, stops: Sequence[Sequence[bool]]) -> Event:
+        """Deal like :meth:`deal`, card after card, until the card dealt is marked in ``stops[seat]``
+        (per code), the deal ends or an overturn is offered; return the last card's event."""
+        while True:
+            ev = self.deal()
+            if self.phase != "deal" or self.offers or stops[ev.seat][ev.cards[0]]:  # type: ignore[index]
+                return ev
 
     def deal_all(self) -> None:
         """Deal the rest without declaring (tests and tools)."""
@@ -367,7 +377,7 @@ class Hand:
         """Nobody declared: deal a new deck (the protocol decides when)."""
         self.redeals += 1
         redeals = self.redeals
-        self._start(self._new_deck(), Redeal)
+        self._start(self._new_deck(), Redeal, checked=self._deck_source is None)
         self.redeals = redeals
 
     # ------------------------------------------------------------ bidding (red-five)
@@ -513,20 +523,20 @@ class Hand:
         self._new_trick(leader)
 
     def _new_trick(self, leader: int) -> None:
-        self.trick_leader = leader
-        self.trick_turn = leader
+        self.trick_leader = self.trick_turn = leader
         self.trick_plays: list[Event] = []
-        self.trick_on: list[tuple[int, ...]] = []
+        self.trick_on: tuple[tuple[int, ...], ...] = ()  # rebuilt per play: legal_plays hands it out as is
         self.trick_lead: Combo | None = None
         self.trick_best: tuple[int, int] | None = None
         self.trick_best_seat: int | None = None
 
     def legal_plays(self, seat: int) -> LegalPlays:
         """The legal plays of ``seat`` (which must be the seat to play)."""
-        self._check_turn(seat)
+        if self.phase != "play" or seat != self.trick_turn:
+            self._check_turn(seat)
         assert self.ctx is not None
-        self._offered = (lp := LegalPlays(self.ctx, self.hands[seat], self.trick_lead, list(self.trick_on)), seat,
-                         len(self.log))
+        self._offered = lp = LegalPlays(self.ctx, self.hands[seat], self.trick_lead, self.trick_on)
+        self._offered_seat, self._offered_at = seat, len(self.log)
         return lp
 
     def _check_turn(self, seat: int) -> None:
@@ -561,46 +571,52 @@ class Hand:
         """Play ``cards``: a lead (a throw is checked against the other hands and may be replaced
         by the forced component) or a follow."""
         ctx = self.ctx
+        lead = self.trick_lead
         off = self._offered  # a play this very state's legal_plays handed out is legal: not checked again
-        if off is not None and off[1:] == (seat, len(self.log)) and self.phase == "play" and off[0].gave(cards):
-            combo = classify(off[0].ctx, cards) if self.trick_lead is None else None
+        if off is not None and seat == self._offered_seat and len(self.log) == self._offered_at and \
+                self.phase == "play" and (cards is off._given or off.gave(cards)):
+            combo = classify(off.ctx, cards) if lead is None else None
         else:
             combo = self._verify_play(seat, cards)
         assert ctx is not None
-        hands = self.hands
-        cards = tuple(cards)
+        on = cards = tuple(cards)
+        es = ctx.esuit
+        ev = new_play(seat, cards)
         if combo is not None:
-            ev = Play(seat, cards)
-            if combo.is_throw:
-                others = {s: hands[s] for s in range(self.n) if s != seat}
-                tc = throw_check(ctx, combo, others, seat)
-                if tc.failed and tc.forced is not None:
-                    ev = Play(seat, cards, tc.forced.codes, tc.penalty)
-                    combo = tc.forced
-                    self.penalties[seat] += tc.penalty
-            self.trick_lead = combo
+            if len(combo.components) > 1:  # a throw: checked against the other hands
+                failed = throw_forced(ctx, combo, [h for s, h in enumerate(self.hands) if s != seat])
+                if failed is not None:
+                    combo, penalty = failed
+                    ev = Play(seat, cards, combo.codes, penalty)
+                    on = combo.codes
+                    self.penalties[seat] += penalty
+            self.trick_lead = lead = combo
         else:
-            ev = Play(seat, cards)
-            assert self.trick_lead is not None
-            s, es = self.trick_lead.suit, ctx.esuit
-            if s not in self.voids[seat] and any(es[c] != s for c in cards):
-                self.voids[seat] = self.voids[seat] | {s}
+            assert lead is not None
+            s = lead.suit
+            if s not in self.voids[seat]:
+                for c in cards:
+                    if es[c] != s:
+                        self.voids[seat] = self.voids[seat] | {s}
+                        break
         self.log.append(ev)
         self.public_log.append(ev)
-        on = ev.on_table
-        h = hands[seat]
+        h = self.hands[seat]
         played = self.played
         for c in on:
             h[c] -= 1
             played[c] += 1
         self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
-        self.trick_on.append(on)
-        assert self.trick_lead is not None
-        key = play_key(ctx, self.trick_lead, on)
+        self.trick_on += (on,)
+        if lead.n == 1:  # a single's key (as play_key gives it): its strength, a ruff above
+            c = on[0]
+            e, s = es[c], lead.suit
+            key = (0, ctx.strength[c]) if e == s else (1, ctx.strength[c]) if e == TRUMP and s != TRUMP else None
+        else:
+            key = play_key(ctx, lead, on)
         if key is not None and (self.trick_best is None or key > self.trick_best):
-            self.trick_best = key
-            self.trick_best_seat = seat
+            self.trick_best, self.trick_best_seat = key, seat
         if len(self.trick_plays) == self.n:
             self._finish_trick()
         else:
@@ -609,16 +625,17 @@ class Hand:
 
     def _finish_trick(self) -> None:
         ctx = self.ctx
-        lead = self.trick_lead
-        assert lead is not None and ctx is not None
-        ons = self.trick_on
         winner = self.trick_best_seat  # the first strongest play (先出为大), kept as plays come
-        assert winner is not None
+        assert ctx is not None and winner is not None
         pts = ctx.points
-        points = sum(pts[c] for p in ons for c in p)
+        points = 0
+        for p in self.trick_on:
+            for c in p:
+                points += pts[c]
         self.points[winner] += points
         self.tricks.append((self.trick_leader, tuple(self.trick_plays), winner, points))
-        self._append(Trick(winner, (), points))
+        self.log.append(ev := Trick(winner, (), points))
+        self.public_log.append(ev)
         if self.nleft[winner] == 0:
             self.score()
         else:
@@ -647,19 +664,8 @@ class Hand:
     # ------------------------------------------------------------ observation and serialization
 
     def observation(self, seat: int) -> Observation:
-        playing = self.phase == "play"
-        trick = tuple((e.seat or 0, e.on_table) for e in self.trick_plays) if playing else ()
-        lead = self.trick_lead if playing else None
-        leader = self.trick_leader if playing else None
-        return Observation(
-            seat=seat, players=self.n, decks=self.rules.decks, variant=self.variant, phase=self.phase, level=self.level, trump=self.trump,
-            ctx=self.ctx, dealer=self.dealer, declaration=self.declaration, hand=tuple(self.hands[seat]),
-            kitty=tuple(self.kitty) if self.buried_by == seat else None, leader=leader, trick=trick, lead=lead,
-            played=tuple(self.played), voids=tuple(self.voids), points=tuple(self.points),
-            tricks_played=len(self.tricks), cards_left=tuple(self.nleft), bid=self.contract,
-            winning=self.trick_best_seat if playing else None, winning_key=self.trick_best if playing else None,
-            events=tuple(self.public_log),
-            bidder=self.bidder, passed=frozenset(self.bid_passed), shown_kitty=self.shown_kitty)
+        """What ``seat`` may know now (:func:`gameplay.observation.observe`)."""
+        return observe(self, seat)
 
     def public_events(self, seat: int | None = None) -> list[Event]:
         """The log as ``seat`` sees it (None: a spectator): other seats' dealt cards, the deck and
@@ -679,8 +685,10 @@ class Hand:
         seat = ev.seat
         if seat is None:
             raise GameplayError(f"a {ev.kind} event needs a seat", f"{ev.kind} 事件须有座位")
-        if isinstance(ev, Declare):
-            return self.declare(seat, ev.cards)
+        with_cards = {Declare: self.declare, Bury: self.bury, Insure: self.insure, Overturn: self.overturn,
+                      Play: self.play}.get(type(ev))
+        if with_cards is not None:
+            return with_cards(seat, ev.cards)
         if isinstance(ev, Pass):
             return self.pass_(seat)
         if isinstance(ev, Bid):
@@ -689,12 +697,4 @@ class Hand:
             return self.bid(seat, ev.amount)
         if isinstance(ev, NameTrump):
             return self.name_trump(seat, str(ev.suit))
-        if isinstance(ev, Bury):
-            return self.bury(seat, ev.cards)
-        if isinstance(ev, Insure):
-            return self.insure(seat, ev.cards)
-        if isinstance(ev, Overturn):
-            return self.overturn(seat, ev.cards)
-        if isinstance(ev, Play):
-            return self.play(seat, ev.cards)
         raise GameplayError(f"unknown action {ev.kind!r}", f"未知动作 {ev.kind!r}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from itertools import compress
 
 from gameplay.cards import NCODES
 from gameplay.combos import Combo
@@ -15,6 +16,7 @@ from gameplay.legality import (
     is_legal_follow,
     legal_follows,
     legal_leads,
+    suit_tractor_leads,
 )
 from gameplay.order import TRUMP, Context
 
@@ -31,7 +33,7 @@ def _sample_submultiset(rng: random.Random, items: list[tuple[int, int]], size: 
         k = items[i][1]
         row, nxt = ways[i], ways[i + 1]
         for s in range(size + 1):
-            row[s] = sum(nxt[s - t] for t in range(min(k, s) + 1))
+            row[s] = sum(nxt[s - k if s > k else 0:s + 1])  # nxt[s - t] for t = 0 … min(k, s)
     out: list[int] = []
     left = size
     for i in range(n):
@@ -47,6 +49,43 @@ def _sample_submultiset(rng: random.Random, items: list[tuple[int, int]], size: 
                 break
             r -= w
     return out
+
+
+def _sample_lead(ctx: Context, counts: Sequence[int], rng: random.Random) -> tuple[int, ...]:
+    """``leads[rng.randrange(len(leads))]`` of ``leads = list(legal_leads(ctx, counts, include_throws=False))``
+    (same draw, same play) without listing the units: per suit its units are counted and only its
+    tractors listed."""
+    mw = ctx.max_width
+    parts = []
+    total = 0
+    for s in range(TRUMP, -1, -1):
+        codes = [c for c in ctx.suit_codes[s] if counts[c]]
+        if not codes:
+            continue
+        units = len(codes)  # one single per card, and as many wider units as the copies held allow
+        wide = False
+        for c in codes:
+            k = counts[c]
+            if k > 1:
+                units += (k if k < mw else mw) - 1
+                wide = True
+        tractors = suit_tractor_leads(ctx, counts, codes) if wide else ()
+        parts.append((codes, units, tractors))
+        total += units + len(tractors)
+    r = rng.randrange(total)
+    for codes, units, tractors in parts:
+        if r < units:
+            for c in reversed(codes):
+                k = counts[c]
+                k = k if k < mw else mw
+                if r < k:
+                    return (c,) * (r + 1)
+                r -= k
+        r -= units
+        if r < len(tractors):
+            return tractors[r]
+        r -= len(tractors)
+    raise AssertionError("no lead")
 
 
 class LegalPlays:
@@ -95,7 +134,7 @@ class LegalPlays:
         if m > lead.n:
             return None
         suit = [c for c in suit_codes for _ in range(counts[c])]
-        others = [(c, counts[c]) for c in range(NCODES) if counts[c] and es[c] != s]
+        others = [(c, counts[c]) for c in compress(range(NCODES), counts) if es[c] != s]
         return suit, others, lead.n - len(suit)
 
     def count(self) -> int:
@@ -113,24 +152,27 @@ class LegalPlays:
         counts = self.counts
         if self.lead is None:
             if not ctx.rules.throw_allowed:
-                leads = list(self.leads())
-                given = self._given = leads[rng.randrange(len(leads))]
+                given = self._given = _sample_lead(ctx, counts, rng)
                 return given
             totals = []
-            for s in range(TRUMP + 1):
-                prod = 1
-                for c in ctx.suit_codes[s]:
-                    prod *= counts[c] + 1
-                totals.append(prod - 1)
+            for codes in ctx.suit_codes:  # sub-multisets of a suit: the product of (count + 1), less the empty one
+                p = 1
+                for c in codes:
+                    k = counts[c]
+                    if k:
+                        p *= k + 1
+                totals.append(p - 1)
             r = rng.randrange(sum(totals))
             for s in range(TRUMP + 1):
                 if r < totals[s]:
                     x = r + 1  # mixed-radix index of a non-empty sub-multiset
                     out: list[int] = []
                     for c in ctx.suit_codes[s]:
-                        k = counts[c] + 1
-                        x, take = divmod(x, k)
-                        out.extend([c] * take)
+                        k = counts[c]
+                        if k:  # a card not held is a digit of radix 1, always 0
+                            x, take = divmod(x, k + 1)
+                            if take:
+                                out += [c] * take
                     play = self._given = tuple(out)
                     return play
                 r -= totals[s]
@@ -139,10 +181,17 @@ class LegalPlays:
         if lead.n == 1 and self._list is None and not (self.prior and (ctx.rules.must_beat_on_points
                                                                        or ctx.rules.no_gifting_points)):
             # a single led: the suit's distinct cards held, in the order of legal_follows (strongest first)
-            holding = [c for c in reversed(ctx.suit_codes[lead.suit]) if counts[c]]
+            holding = [c for c in ctx.suit_desc[lead.suit] if counts[c]]
             if len(holding) > 1 or (holding and counts[holding[0]] > 1):  # not short of the suit
                 play = self._given = (holding[rng.randrange(len(holding))],)
                 return play
+            if holding:  # the suit's one card, which must be played (no draw, as the list has one play)
+                play = self._given = (holding[0],)
+                return play
+            # void: any card, drawn among the distinct codes held in code order (as the short-of-suit list)
+            held = list(compress(range(NCODES), counts))
+            play = self._given = (held[rng.randrange(len(held))],)
+            return play
         short = self._short()
         if short is not None:
             suit, others, fill = short

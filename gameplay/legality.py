@@ -20,18 +20,22 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice
 from typing import Any
 
 from gameplay.cards import CODE_NAMES, SUITS, format_cards
-from gameplay.combos import Combo, Component, chains, classify, highest_tractor_top, match_score
+from gameplay.combos import Combo, chains, classify, codes_desc, match_score
 from gameplay.errors import IllegalPlay, InvalidCards
+from gameplay.multisets import count_submultisets, submultisets
 from gameplay.order import TRUMP, Context
+from gameplay.throws import ThrowCheck, component_beaten, throw_check, throw_forced
 from gameplay.tricks import PlayKey, play_key
 
 Counts = Sequence[int]
+
+_submultisets = submultisets  # the name used here and in the tests
 
 SUIT_EN = {0: "diamonds", 1: "clubs", 2: "hearts", 3: "spades", TRUMP: "trumps"}
 SUIT_ZH = {0: "方块", 1: "梅花", 2: "红桃", 3: "黑桃", TRUMP: "主牌"}
@@ -88,149 +92,6 @@ def can_lead(ctx: Context, hand: Counts, play: Sequence[int]) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class ThrowCheck:
-    """Result of checking a throw against the other hands."""
-
-    failed: bool
-    forced: Combo | None
-    beaten_by: int | None
-    failing: tuple[Component, ...]
-    beaters: Mapping[int, tuple[int, ...]]
-    returned: int
-    penalty: int
-
-
-def component_beaten(ctx: Context, comp: Component, counts: Counts) -> bool:
-    """Whether a hand holds, in the component's suit, a same-shape combination strictly higher
-    (RULES §4): for a single any higher card, also one held as part of a pair or tractor; for a
-    pair (triple) a higher pair (triple); for a tractor a higher tractor at least as long."""
-    st = ctx.strength
-    w = comp.width
-    if comp.length == 1:
-        mine = comp.top
-        for c in ctx.suit_codes[comp.suit]:
-            if st[c] > mine and counts[c] >= w:
-                return True
-        return False
-    codes = [c for c in ctx.suit_codes[comp.suit] if counts[c] >= w]
-    top = highest_tractor_top(ctx, codes, comp.length)
-    return top is not None and top > comp.top
-
-
-def throw_check(ctx: Context, combo: Combo, hands: Mapping[int, Counts], leader: int) -> ThrowCheck:
-    """Check a throw against every other seat's hand (partners included).
-
-    On failure the forced component follows ``rules.throw_forced``: by default ("lowest_card") the
-    lowest failing component — its highest card lowest, then fewer cards, then first in suit order
-    ♦ ♣ ♥ ♠ (RULES §4; seed 003 "必须出欲联出的牌中的最小牌"); with "fewest_cards" the failing
-    component with the fewest cards, the lowest of those. ``beaten_by`` is the first seat after the
-    leader, in play order, that can beat the forced component.
-    """
-    if not combo.is_throw:
-        return ThrowCheck(False, None, None, (), {}, 0, 0)
-    players = ctx.rules.players
-    order = [(leader + i) % players for i in range(1, players)]
-    failing: list[Component] = []
-    beaters: dict[int, tuple[int, ...]] = {}
-    for idx, comp in enumerate(combo.components):
-        seats = tuple(s for s in order if s in hands and component_beaten(ctx, comp, hands[s]))
-        if seats:
-            failing.append(comp)
-            beaters[idx] = seats
-    if not failing:
-        return ThrowCheck(False, None, None, (), {}, 0, 0)
-    sk = ctx.sortkey
-    if ctx.rules.throw_forced == "lowest_card":
-        forced = min(failing, key=lambda c: (c.top, c.size, min(sk[x] for x in c.codes)))
-    else:
-        forced = min(failing, key=lambda c: (c.size, c.top, min(sk[x] for x in c.codes)))
-    idx = combo.components.index(forced)
-    forced_combo = Combo(combo.suit, forced.shape, (forced,), forced.codes)
-    returned = combo.n - forced.size
-    return ThrowCheck(True, forced_combo, beaters[idx][0], tuple(failing), beaters, returned,
-                      returned * ctx.rules.throw_penalty)
-
-
-def _submultisets(items: list[tuple[int, int]], size: int, start: int = 0) -> Iterator[list[int]]:
-    """Distinct sub-multisets of ``size`` cards from (code, count) items ``start``…: every choice of
-    how many of each item to take, the first items taken as often as possible first (descending
-    lexicographic order of the counts taken), each as a new list. Iterative: a step moves one card
-    from the rightmost item that can give one to the items after it, refilled greedily."""
-    if size == 0:
-        yield []
-        return
-    n = len(items)
-    if start >= n:
-        return
-    codes = [c for c, _ in items]
-    caps = [k for _, k in items]
-    suffix = [0] * (n + 1)  # suffix[i]: cards in items i…
-    for i in range(n - 1, start - 1, -1):
-        suffix[i] = suffix[i + 1] + caps[i]
-    if suffix[start] < size:
-        return
-    take = [0] * n
-    left = size
-    for i in range(start, n):
-        x = caps[i] if caps[i] < left else left
-        take[i] = x
-        left -= x
-    while True:
-        out: list[int] = []
-        for i in range(start, n):
-            if take[i]:
-                out += [codes[i]] * take[i]
-        yield out
-        rest = 0  # cards taken after position j
-        j = n - 1
-        while j >= start:
-            tj = take[j]
-            if tj and suffix[j + 1] > rest:
-                take[j] = tj - 1
-                left = rest + 1
-                for i in range(j + 1, n):
-                    x = caps[i] if caps[i] < left else left
-                    take[i] = x
-                    left -= x
-                break
-            rest += tj
-            j -= 1
-        else:
-            return
-
-
-def _submultisets_recursive(items: list[tuple[int, int]], size: int, start: int = 0) -> Iterator[list[int]]:
-    """The plain recursive enumeration, same order as :func:`_submultisets` (the reference in tests)."""
-    if size == 0:
-        yield []
-        return
-    if start >= len(items):
-        return
-    remaining = sum(k for _, k in items[start:])
-    if remaining < size:
-        return
-    code, cnt = items[start]
-    for take in range(min(cnt, size), -1, -1):
-        for rest in _submultisets_recursive(items, size - take, start + 1):
-            yield [code] * take + rest
-
-
-def count_submultisets(counts: Sequence[int], size: int) -> int:
-    """How many sub-multisets of ``size`` items there are with these multiplicities."""
-    ways = [1] + [0] * size
-    for k in counts:
-        if k <= 0:
-            continue
-        new = [0] * (size + 1)
-        for s in range(size + 1):
-            if ways[s]:
-                for t in range(min(k, size - s) + 1):
-                    new[s + t] += ways[s]
-        ways = new
-    return ways[size]
-
-
 def legal_leads(ctx: Context, hand: Counts, *, include_throws: bool = True) -> Iterator[tuple[int, ...]]:
     """Every distinct legal lead: singles, pairs, triples, tractors — and, where throws are allowed
     and ``include_throws``, every other set of cards of one suit (a throw, checked when played)."""
@@ -249,16 +110,37 @@ def legal_leads(ctx: Context, hand: Counts, *, include_throws: bool = True) -> I
         for c in reversed(codes):
             for w in range(1, min(hand[c], ctx.max_width) + 1):
                 yield (c,) * w
-        for w in range(2, ctx.max_width + 1):
-            nodes = [c for c in codes if hand[c] >= w]
-            seen: set[tuple[int, ...]] = set()
-            for path in chains(ctx, nodes):
-                for i in range(len(path)):
-                    for j in range(i + 2, len(path) + 1):
-                        sl = tuple(path[i:j])
-                        if sl not in seen:
-                            seen.add(sl)
-                            yield tuple(c for c in reversed(sl) for _ in range(w))
+        yield from suit_tractor_leads(ctx, hand, codes)
+
+
+def suit_tractor_leads(ctx: Context, hand: Counts, codes: Sequence[int]) -> list[tuple[int, ...]]:
+    """The distinct tractors among ``codes`` (one suit's held codes, weakest first), in the order of
+    :func:`legal_leads`: by width, then along each chain, each as a lead (strongest first)."""
+    out: list[tuple[int, ...]] = []
+    adj = ctx.adj_up
+    for w in range(2, ctx.max_width + 1):
+        nodes = [c for c in codes if hand[c] >= w]
+        if len(nodes) < 2:
+            break
+        linked = False
+        for a in nodes:
+            for b in adj[a]:
+                if hand[b] >= w:  # adjacent codes are of one suit: b is among the nodes
+                    linked = True
+                    break
+            if linked:
+                break
+        if not linked:
+            continue  # no two adjacent: no tractor of this width
+        seen: set[tuple[int, ...]] = set()
+        for path in chains(ctx, nodes):
+            for i in range(len(path)):
+                for j in range(i + 2, len(path) + 1):
+                    sl = tuple(path[i:j])
+                    if sl not in seen:
+                        seen.add(sl)
+                        out.append(tuple(c for c in reversed(sl) for _ in range(w)))
+    return out
 
 
 def count_legal_leads(ctx: Context, hand: Counts, *, include_throws: bool = True) -> int:
@@ -311,26 +193,51 @@ def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -
     n = lead.n
     if len(play) != n:
         return ("count", n)
-    pc: dict[int, int]
-    if n == 1:
-        c = play[0]
-        if hand[c] < 1 or ctx.esuit[c] < 0:
-            return ("held", c)
-        pc = {c: 1}
-    else:
-        pc = {}
-        for c in play:
-            pc[c] = pc.get(c, 0) + 1
-        for c, k in pc.items():
-            if hand[c] < k or ctx.esuit[c] < 0:
-                return ("held", c)
     s = lead.suit
     es = ctx.esuit
+    suit_codes = ctx.suit_codes[s]
+    if n == 1:  # a single led: a card of the suit is always right; another only when void
+        c = play[0]
+        if hand[c] < 1 or es[c] < 0:
+            return ("held", c)
+        if es[c] == s:
+            return None
+        m = 0
+        for c in suit_codes:
+            m += hand[c]
+        return None if m == 0 else ("short", m) if m == 1 else ("suit", m)
+    comps = lead.components
+    comp = comps[0]
+    if n == 2 and comp.width == 2:  # a pair led: the same answers without the card dict
+        a, b = play
+        if hand[a] < (2 if a == b else 1) or es[a] < 0:
+            return ("held", a)
+        if a != b and (hand[b] < 1 or es[b] < 0):
+            return ("held", b)
+        in_suit = (es[a] == s) + (es[b] == s)
+        m = 0
+        pair = False
+        for c in suit_codes:
+            k = hand[c]
+            if k:
+                m += k
+                if k >= 2:
+                    pair = True
+        if m <= 2:
+            return None if in_suit == m else ("short", m)
+        if in_suit != 2:
+            return ("suit", m)
+        return ("structure", (2,)) if a != b and pair else None
+    pc: dict[int, int] = {}
+    for c in play:
+        pc[c] = pc.get(c, 0) + 1
+    for c, k in pc.items():
+        if hand[c] < k or es[c] < 0:
+            return ("held", c)
     in_suit = 0
     for c in play:
         if es[c] == s:
             in_suit += 1
-    suit_codes = ctx.suit_codes[s]
     m = 0
     for c in suit_codes:
         m += hand[c]
@@ -338,12 +245,10 @@ def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -
         return None if in_suit == m else ("short", m)
     if in_suit != n:
         return ("suit", m)
-    comps = lead.components
-    comp = comps[0]
+    if comp.width == 1:  # the largest component a single: singles only, no structure to match
+        return None
     if len(comps) == 1:
         w = comp.width
-        if w == 1:
-            return None
         if comp.length == 1:
             if w == 2:
                 if play[0] == play[1]:
@@ -412,14 +317,13 @@ def check_follow_base(ctx: Context, hand: Counts, lead: Combo, play: Sequence[in
 def _base_follows(ctx: Context, hand: Counts, lead: Combo) -> Iterator[tuple[int, ...]]:
     n = lead.n
     s = lead.suit
-    sk = ctx.sortkey
     suit_codes = ctx.suit_codes[s]
     holding = [(c, hand[c]) for c in reversed(suit_codes) if hand[c]]
     m = sum(k for _, k in holding)
     if m <= n:
         base = [c for c, k in holding for _ in range(k)]
-        others = [(c, hand[c]) for c in sorted(range(54), key=lambda c: -sk[c])
-                  if hand[c] and ctx.esuit[c] != s and ctx.esuit[c] >= 0]
+        es = ctx.esuit
+        others = [(c, hand[c]) for c in codes_desc(ctx) if hand[c] and es[c] != s and es[c] >= 0]
         for sub in _submultisets(others, n - m):
             yield tuple(base + sub)
         return
@@ -479,7 +383,9 @@ class _Extra:
     current: PlayKey
 
 
-def _extra_constraints(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[Sequence[int]]) -> _Extra:
+def _extra_constraints(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[Sequence[int]],
+                       keyed: list[tuple[tuple[int, ...], PlayKey | None]] | None = None) -> _Extra:
+    """``keyed``: the base follows with their keys, when the caller has them (same answer, less work)."""
     rules = ctx.rules
     current = _current_best(ctx, lead, prior)
     pts = ctx.points
@@ -510,8 +416,7 @@ def _extra_constraints(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[
         else:
             discard_sigs.append(_point_sig(ctx, cheapest))
     if scan_all:
-        for p in _base_follows(ctx, hand, lead):
-            k = play_key(ctx, lead, p)
+        for p, k in keyed if keyed is not None else ((p, play_key(ctx, lead, p)) for p in _base_follows(ctx, hand, lead)):
             if k is not None and k > current:
                 beat_keys.append(k)
             else:
@@ -581,19 +486,117 @@ def is_legal_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]
     """Whether ``play`` is a legal follow (fast path of :func:`check_follow`)."""
     if follow_fault(ctx, hand, lead, play) is not None:
         return False
-    if _has_extra_rules(ctx) and prior:
+    if prior and (ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points):
         return _extra_ok(ctx, lead, play, _extra_constraints(ctx, hand, lead, prior))[0]
     return True
+
+
+def _extra_follows(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """The base follows that 见分必打 / 不许送分 allow, each play's key computed once (the answers of
+    :func:`_extra_ok`, which ``tests/gameplay/test_fast_paths.py`` compares)."""
+    if lead.n == 1:
+        return _single_extra_follows(ctx, hand, lead, prior)
+    keyed = [(p, play_key(ctx, lead, p)) for p in _base_follows(ctx, hand, lead)]
+    ex = _extra_constraints(ctx, hand, lead, prior, keyed)
+    current = ex.current
+    must, beat_key, sig0 = ex.must_beat, ex.beat_key, ex.discard_sig
+    gifting_ok = not ctx.rules.no_gifting_points
+    pts = ctx.points
+    out = []
+    for p, k in keyed:
+        beats = k is not None and k > current
+        if must:
+            if beats and (beat_key is None or k == beat_key):
+                out.append(p)
+            continue
+        if beats or gifting_ok:
+            out.append(p)
+            continue
+        if len(p) == 1:
+            v = pts[p[0]]
+            sig: tuple[int, ...] = (v,) if v else ()
+        else:
+            sig = _point_sig(ctx, p)
+        if (not sig) if sig0 is None else sig == sig0:
+            out.append(p)
+    return out
+
+
+def _single_extra_follows(ctx: Context, hand: Counts, lead: Combo,
+                          prior: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """:func:`_extra_follows` for a single led, step by step the same decisions without generators: the
+    base follows are the suit's distinct cards strongest first (or, void, every other distinct card)."""
+    s, es, st, pts = lead.suit, ctx.esuit, ctx.strength, ctx.points
+    rules = ctx.rules
+    current = _current_best(ctx, lead, prior)
+    shown = False
+    for p in prior:
+        for c in p:
+            if pts[c]:
+                shown = True
+                break
+    held = [c for c in reversed(ctx.suit_codes[s]) if hand[c]]
+    side = s != TRUMP
+    beat_keys: list[PlayKey] = []
+    sigs: list[tuple[int, ...]] = []
+    if held:  # m ≥ 1: the suit's distinct cards (one card: itself), every key (0, strength)
+        keyed: list[tuple[int, PlayKey | None]] = [(c, (0, st[c])) for c in held]
+        scan = True
+    else:  # void: every other distinct card strongest first; a trump ruffs a side suit
+        keyed = [(c, (1, st[c]) if side and es[c] == TRUMP else None) for c in codes_desc(ctx)
+                 if hand[c] and es[c] >= 0]
+        if side:
+            for c in ctx.suit_codes[TRUMP]:
+                if hand[c] and (1, st[c]) > current:
+                    beat_keys.append((1, st[c]))
+        low = -1  # the cheapest discard: the first card in code order with the fewest points
+        for c in range(54):
+            if hand[c] and (low < 0 or pts[c] < pts[low]):
+                low = c
+        k = (1, st[low]) if side and es[low] == TRUMP else None
+        scan = k is not None and k > current
+        if scan:
+            beat_keys = []
+        else:
+            sigs.append((pts[low],) if pts[low] else ())
+    if scan:
+        for c, k in keyed:
+            if k is not None and k > current:
+                beat_keys.append(k)
+            else:
+                sigs.append((pts[c],) if pts[c] else ())
+    can_beat = bool(beat_keys)
+    must = rules.must_beat_on_points and shown and can_beat
+    beat_key = None
+    if must and rules.must_beat_strength == "strongest_in_side_suit" and side:
+        top = max(beat_keys)
+        if top[0] == 0:
+            beat_key = top
+    sig0: tuple[int, ...] | None = None
+    if not must and rules.no_gifting_points and sigs:
+        lo = min(sigs)
+        sig0 = lo if (not can_beat or not lo) else (() if () in sigs else None)
+    gifting_ok = not rules.no_gifting_points
+    out: list[tuple[int, ...]] = []
+    for c, k in keyed:
+        beats = k is not None and k > current
+        if must:
+            if beats and (beat_key is None or k == beat_key):
+                out.append((c,))
+        elif beats or gifting_ok:
+            out.append((c,))
+        else:
+            v = pts[c]
+            if (not v) if sig0 is None else ((v,) if v else ()) == sig0:
+                out.append((c,))
+    return out
 
 
 def legal_follows(ctx: Context, hand: Counts, lead: Combo, *,
                   prior: Sequence[Sequence[int]] = ()) -> Iterator[tuple[int, ...]]:
     """Every distinct legal follow (as a multiset, strongest card first), lazily."""
     if _has_extra_rules(ctx) and prior:
-        ex = _extra_constraints(ctx, hand, lead, prior)
-        for p in _base_follows(ctx, hand, lead):
-            if _extra_ok(ctx, lead, p, ex)[0]:
-                yield p
+        yield from _extra_follows(ctx, hand, lead, prior)
         return
     yield from _base_follows(ctx, hand, lead)
 
@@ -621,4 +624,5 @@ def suit_name(suit: int, lang: str = "en") -> str:
 
 __all__ = ["SUITS", "ThrowCheck", "can_lead", "check_follow", "check_follow_base", "check_lead",
            "component_beaten", "count_legal_follows", "count_legal_leads", "first_legal_follow",
-           "is_legal_follow", "legal_follows", "legal_leads", "suit_name", "throw_check"]
+           "is_legal_follow", "legal_follows", "legal_leads", "suit_name", "suit_tractor_leads", "throw_check",
+           "throw_forced"]

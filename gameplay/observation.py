@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import variants
 from gameplay.combos import Combo
@@ -65,3 +65,26 @@ class Observation(NamedTuple):
 
 _TEAMS: dict[str, str] = {}
 """How each variant's seats form teams (``Observation.team``), looked up once per variant."""
+
+
+_tuple_new = tuple.__new__
+
+
+def observe(h: Any, seat: int) -> Observation:
+    """What ``seat`` may know of hand ``h`` (a :class:`gameplay.hand.Hand`) now. The public log is copied
+    only when it has grown since the last observation (it only grows); the fields are given
+    positionally, in their order (``tests/gameplay/test_fast_paths.py`` compares with the keywords)."""
+    playing = h.phase == "play"
+    log = h.public_log
+    events = h._events
+    if len(events) != len(log) or (log and events[-1] is not log[-1]):
+        events = h._events = tuple(log)
+    return _tuple_new(Observation, (
+        seat, h.n, h.rules.decks, h.variant, h.phase, h.level, h.trump, h.ctx, h.dealer,
+        h.declaration, tuple(h.hands[seat]), tuple(h.kitty) if h.buried_by == seat else None,
+        h.trick_leader if playing else None,
+        tuple([(e.seat or 0, e.on_table) for e in h.trick_plays]) if playing else (),
+        h.trick_lead if playing else None, tuple(h.played), tuple(h.voids), tuple(h.points),
+        len(h.tricks), tuple(h.nleft), h.trick_best_seat if playing else None,
+        h.trick_best if playing else None, events, h.contract, h.bidder, frozenset(h.bid_passed),
+        h.shown_kitty))

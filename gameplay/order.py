@@ -66,7 +66,7 @@ class Context:
     """
 
     __slots__ = ("adj_up", "esuit", "level", "max_width", "points", "rules", "sortkey", "strength",
-                 "suit_codes", "tier", "tiers", "trump", "trump_suit")
+                 "suit_codes", "suit_desc", "tier", "tiers", "trump", "trump_suit")
 
     def __init__(self, rules: RuleSet, level: str | int | None, trump: str | None) -> None:
         self.rules = rules
@@ -164,6 +164,7 @@ class Context:
         self.strength = [(esuit[c] * 32 + tier[c]) if esuit[c] >= 0 else -1 for c in range(NCODES)]
         self.sortkey = [self.strength[c] * 8 + (code_suit(c) if c < 52 else 0) for c in range(NCODES)]
         self.suit_codes = [[c for t in tiers[es] for c in sorted(t)] for es in range(5)]
+        self.suit_desc = [tuple(reversed(codes)) for codes in self.suit_codes]  # each reversed (strongest first)
         # adjacency (tractors): consecutive tiers, with the variant's exceptions
         adj: list[list[int]] = [[] for _ in range(NCODES)]
 

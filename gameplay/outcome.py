@@ -119,7 +119,7 @@ def _red_five(hand: FinishedHand) -> Settled:
     for _, plays, winner, _ in hand.tricks:
         for e in plays:
             assert e.seat is not None
-            n5 = sum(1 for c in e.on_table if c == RED_FIVE)
+            n5 = e.on_table.count(RED_FIVE)
             if n5 and (e.seat == dealer) != (winner == dealer):
                 caps.extend({"played_by": e.seat, "won_by": winner} for _ in range(n5))
     out: dict[str, Any] = {"dealer": dealer, "bid": hand.contract, "trump": hand.trump, "dealer_points": hand.points[dealer],

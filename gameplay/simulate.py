@@ -56,23 +56,32 @@ def seat_bots(variant: str, players: int, bots: Sequence[str]) -> list[str]:
     return [bots[s % len(bots)] for s in range(players)]
 
 
-def _decl_card(hand: Hand, seat: int, card: int) -> bool:
-    """Whether a newly dealt card can open a new declaration for its seat."""
-    if card in (LJ, BJ):
-        return True
+def _decl_cards(hand: Hand, seat: int) -> tuple[bool, ...]:
+    """Per card code, whether a newly dealt card can open a new declaration for ``seat``: a joker or a
+    level card of the rank ``seat`` declares with (fixed for the hand: :meth:`Hand.decl_level`)."""
     level = hand.decl_level(seat)
-    return level is not None and card < 52 and code_rank(card) == level
+    table = _DECL_CARDS.get(level)
+    if table is None:
+        table = _DECL_CARDS[level] = tuple(c in (LJ, BJ) or (level is not None and c < 52 and code_rank(c) == level)
+                                           for c in range(54))
+    return table
+
+
+_DECL_CARDS: dict[int | None, tuple[bool, ...]] = {}
 
 
 def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
     """Drive ``hand`` to the end with one bot per seat (each sees only its observation)."""
+    stops: list[tuple[bool, ...]] | None = None  # per seat, the cards that may open a declaration
     while True:
         kind, seat = hand.to_act()
         if kind == "deal":
-            ev = hand.deal()
+            if stops is None:
+                stops = [_decl_cards(hand, s) for s in range(hand.n)]
+            ev = hand.deal_until(stops)  # until a card that may open a declaration, or the deal ends
             s = ev.seat
             assert s is not None
-            if hand.phase == "deal" and not hand.offers and _decl_card(hand, s, ev.cards[0]):
+            if hand.phase == "deal" and not hand.offers:
                 opts = hand.legal_declarations(s)
                 if opts:
                     choice = bots[s].declare(hand.observation(s), opts)
@@ -84,8 +93,14 @@ def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
         assert seat is not None
         bot = bots[seat]
         if kind == "play":
-            legal = hand.legal_plays(seat)
-            hand.play(seat, bot.play(hand.observation(seat) if bot.uses_observation else None, legal))
+            legal_plays, play = hand.legal_plays, hand.play
+            while True:  # the whole play phase: the seat to play is the trick's turn
+                bot = bots[seat]
+                legal = legal_plays(seat)
+                play(seat, bot.play(hand.observation(seat) if bot.uses_observation else None, legal))
+                if hand.phase != "play":
+                    break
+                seat = hand.trick_turn
         elif kind == "declare":
             opts = hand.legal_declarations(seat)
             choice = bot.declare(hand.observation(seat), opts) if opts else None

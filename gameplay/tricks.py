@@ -95,10 +95,14 @@ def trick_winner(ctx: Context, lead: Combo, plays: Sequence[Sequence[int]]) -> i
 def trick_points(ctx: Context, plays: Iterable[Iterable[int]]) -> int:
     """Points in the cards of a trick (5 = 5, 10 and K = 10; yongzhou-300 LJ = 20, BJ = 30)."""
     pts = ctx.points
-    return sum(pts[c] for p in plays for c in p)
+    total = 0
+    for p in plays:
+        for c in p:
+            total += pts[c]
+    return total
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TrickResult:
     """Outcome of a complete trick: winning seat, index in play order, points."""
 

@@ -210,20 +210,29 @@ class DeclaringProtocol:
         if level is None:
             return []
         out: list[tuple[int, ...]] = []
-        for cs in self.candidate_cards(seat, level, overturn=overturn):
-            cs = tuple(sorted(cs))
-            try:
-                self.judge_overturn(seat, cs) if overturn else self.judge(seat, cs)
-            except GameplayError:
-                continue
-            out.append(cs)
+        self._quiet = True  # refusals are only counted here: no message is worded
+        try:
+            for cs in self.candidate_cards(seat, level, overturn=overturn):
+                cs = tuple(sorted(cs))
+                try:
+                    self.judge_overturn(seat, cs) if overturn else self.judge(seat, cs)
+                except GameplayError:
+                    continue
+                out.append(cs)
+        finally:
+            self._quiet = False
         return out
 
     def judge_overturn(self, seat: int, cards: tuple[int, ...]) -> Declaration:
         raise NotImplementedError
 
+    _quiet = False
+    """Set while :meth:`candidates` judges: a refusal needs no message then."""
+
     def bad(self, seat: int, cards: Sequence[int], en: str, zh: str) -> IllegalPlay:
         """The error for showing ``cards``: ``en``/``zh`` say which rule forbids it."""
+        if self._quiet:
+            return IllegalPlay(en, zh)
         return IllegalPlay(f"{en_seat(seat)} cannot show {format_cards(cards)}: {en}.",
                            f"{zh_seat(seat)}不能亮 {format_cards(cards)}：{zh}。")
 

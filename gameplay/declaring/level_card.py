@@ -48,6 +48,17 @@ class LevelCard(DeclaringProtocol):
             kind = "overturn"
         return Declaration(seat, cards, kind, suit, 2)
 
+    def candidate_cards(self, seat: int, level: int, *, overturn: bool) -> list[tuple[int, ...]]:
+        """Those :meth:`judge` may accept: no single once trump is declared, only joker pairs once a pair
+        stands (the refused ones would be judged and refused one by one)."""
+        cands = super().candidate_cards(seat, level, overturn=overturn)
+        st = self.hand.declaration
+        if st is None:
+            return cands
+        if st.strength >= 2:
+            return [cs for cs in cands if cs[0] >= 52]
+        return [cs for cs in cands if len(cs) == 2]
+
     def dealer_from(self, d: Declaration) -> None:
         h = self.hand
         if h.first_hand:

@@ -21,10 +21,10 @@ from gameplay.legal_plays import LegalPlays
 from gameplay.legality import (
     _base_follows,
     _submultisets,
-    _submultisets_recursive,
     component_beaten,
     legal_leads,
 )
+from gameplay.multisets import submultisets_recursive as _submultisets_recursive
 from gameplay.order import Context
 from gameplay.rulesets import RuleSet, ruleset
 
@@ -183,7 +183,7 @@ def _single_sampling_reference(lp: LegalPlays, rng: random.Random) -> tuple[int,
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
 def test_single_follow_sampling_draws_as_the_list(rules: RuleSet) -> None:
     rng = random.Random(8)
-    drawn = 0
+    drawn = voids = 0
     for ctx in _contexts(rules, rng):
         for hand in _hands(rules, rng, 4):
             counts = to_counts(hand)
@@ -194,4 +194,15 @@ def test_single_follow_sampling_draws_as_the_list(rules: RuleSet) -> None:
                 ref = _single_sampling_reference(LegalPlays(ctx, counts, lead, [(lead_code,)]), random.Random(seed))
                 assert fast == ref
                 drawn += 1
-    assert drawn > 50
+        deck = deck_codes(rules.decks, rules.removed_ranks)
+        for _ in range(20):  # short hands: voids and lone cards of the led suit
+            counts = to_counts(rng.sample(deck, 5))
+            lead_code = rng.choice(deck)
+            lead = classify(ctx, [lead_code])
+            seed = rng.randrange(1 << 30)
+            a, b = random.Random(seed), random.Random(seed)
+            fast = LegalPlays(ctx, counts, lead, [(lead_code,)]).sample(a)
+            assert fast == _single_sampling_reference(LegalPlays(ctx, counts, lead, [(lead_code,)]), b)
+            assert a.random() == b.random()  # the same draws were made
+            voids += not any(counts[c] for c in ctx.suit_codes[lead.suit])
+    assert drawn > 50 and voids > 5
