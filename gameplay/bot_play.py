@@ -1,0 +1,573 @@
+"""How the heuristic bot (:mod:`gameplay.bots`) leads and follows: card counting, sure winners,
+throws, protecting and feeding points.
+
+The rules of thumb are those of the module docstring of :mod:`gameplay.bots`; this module computes
+them cheaply and decides exactly as the straightforward version did (``tests/gameplay/reference_bot.py``
+keeps it; ``tests/gameplay/test_bot_decisions.py`` compares the two on every decision of seeded hands):
+
+- per context, tables of 54 entries are built once (:class:`Tables`: what a card costs, what leading
+  it low costs, each suit's codes in code order);
+- per seat, the decomposition of each suit it holds is kept with its points and cheapest low lead,
+  keyed by the suit's counts, so only the suits it played from are decomposed again;
+- the cards nobody has shown (unseen) are counted once per decision, and only when a decision needs them;
+- follows of a single, and of a pair by a hand holding a pair, are scored straight from the held
+  codes, in the order :func:`gameplay.legality.legal_follows` lists them, without listing follows;
+  other follows go through :class:`~gameplay.legal_plays.LegalPlays` as before.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import itemgetter, sub
+from typing import Any, NamedTuple
+
+import variants
+from gameplay.cards import NCODES, deck_codes, make_code, to_counts
+from gameplay.combos import Combo, Component, decompose_suit, highest_tractor_top, match_score
+from gameplay.legal_plays import LegalPlays
+from gameplay.observation import Observation
+from gameplay.order import TRUMP, Context
+from gameplay.rulesets import ruleset
+from gameplay.tricks import PlayKey, play_key
+from variants.options import OPTIONS
+
+__all__ = ["PlayChooser", "Tables", "is_sure", "tables"]
+
+CODES = range(NCODES)
+
+
+class Tables(NamedTuple):
+    """Per-context constants of the heuristic's card play (immutable; one per context)."""
+
+    costs: list[int]
+    """What playing each card costs: its rank within its suit, trumps dearer."""
+    low: list[int]
+    """What leading it low costs, before its suit's length and a partner's void are counted."""
+    by_code: tuple[tuple[int, ...], ...]
+    """Each effective suit's codes in code order (how the heuristic walks a suit it holds)."""
+    counts_of: tuple[Callable[[Sequence[int]], Any], ...]
+    """Per effective suit, the counts of its codes (in code order) out of a hand: a cache key."""
+    desc: tuple[tuple[int, ...], ...]
+    """Each effective suit's codes strongest first (the order of ``legal_follows``)."""
+
+
+_TABLES: dict[int, tuple[Context, Tables]] = {}
+
+
+def _getter(codes: tuple[int, ...]) -> Callable[[Sequence[int]], Any]:
+    """The counts of ``codes`` out of a hand, as a tuple (``itemgetter`` of two codes or more)."""
+    if len(codes) >= 2:
+        return itemgetter(*codes)
+    return lambda hand: tuple(hand[c] for c in codes)
+
+
+def tables(ctx: Context) -> Tables:
+    """The heuristic's tables of ``ctx`` (built on first use, kept per context)."""
+    hit = _TABLES.get(id(ctx))
+    if hit is not None and hit[0] is ctx:
+        return hit[1]
+    es, st, pts = ctx.esuit, ctx.strength, ctx.points
+    costs = [(st[c] % 32) + (30 if es[c] == TRUMP else 0) for c in CODES]
+    low = [(st[c] % 32) + pts[c] * 4 + (40 if es[c] == TRUMP else 0) for c in CODES]
+    by_code = tuple(tuple(sorted(ctx.suit_codes[s])) for s in range(TRUMP + 1))
+    counts_of = tuple(_getter(codes) for codes in by_code)
+    desc = tuple(tuple(reversed(ctx.suit_codes[s])) for s in range(TRUMP + 1))
+    t = Tables(costs, low, by_code, counts_of, desc)
+    if len(_TABLES) > 256:
+        _TABLES.clear()
+    _TABLES[id(ctx)] = (ctx, t)
+    return t
+
+
+_FULL: dict[tuple[str, int, int], tuple[int, ...]] = {}
+_A_PASS: dict[str, bool] = {}
+_TEAMS: dict[tuple[str, int, int | None], tuple[int, ...]] = {}
+
+
+def full_counts(obs: Observation) -> tuple[int, ...]:
+    """The counts of every card of the hand's decks."""
+    key = (obs.variant, obs.players, obs.decks)
+    full = _FULL.get(key)
+    if full is None:
+        rs = ruleset(obs.variant, decks=key[2],
+                     players=obs.players if variants.get(obs.variant).variable_players else None)
+        full = tuple(to_counts(deck_codes(rs.decks, rs.removed_ranks)))
+        _FULL[key] = full
+    return full
+
+
+def teams(obs: Observation) -> tuple[int, ...]:
+    """``obs.team(seat)`` of every seat (it depends on the variant, the seats and the dealer)."""
+    key = (obs.variant, obs.players, obs.dealer)
+    t = _TEAMS.get(key)
+    if t is None:
+        t = _TEAMS[key] = tuple(obs.team(s) for s in range(obs.players))
+    return t
+
+
+def a_attempt_aces(obs: Observation) -> list[int]:
+    """Chaodi, the dealer side at A: the As this seat holds (RULES §6.2: an A in the first and the
+    last trick); empty otherwise."""
+    if obs.level != "A" or obs.dealer is None or obs.dealer % 2 != obs.seat % 2:
+        return []
+    on = _A_PASS.get(obs.variant)
+    if on is None:
+        a_pass = OPTIONS["a_pass_conditions"]  # the variant's default (chaodi): bots do not see options
+        on = _A_PASS[obs.variant] = bool(a_pass.applies_to(obs.variant) and a_pass.default(obs.variant))
+    if not on:
+        return []
+    return [make_code(s, 14) for s in range(4) if obs.hand[make_code(s, 14)]]
+
+
+def unseen_counts(obs: Observation) -> list[int]:
+    """Per code, the cards nobody has shown this seat: the decks less what was played, what it
+    holds, the kitty it buried and the cards on the table."""
+    un = list(map(sub, map(sub, full_counts(obs), obs.played), obs.hand))
+    kitty = obs.kitty
+    if kitty:
+        for c in kitty:
+            un[c] -= 1
+    for _, cards in obs.trick:
+        for c in cards:
+            un[c] -= 1
+    return un
+
+
+def max_unseen(ctx: Context, unseen: Sequence[int], suit: int, width: int) -> int:
+    """The strength of the highest card of ``suit`` unseen at least ``width`` times, or -1."""
+    st = ctx.strength
+    for c in tables(ctx).desc[suit]:
+        if unseen[c] >= width:
+            return st[c]
+    return -1
+
+
+def thresholds(ctx: Context, unseen: Sequence[int], suit: int) -> list[int]:
+    """:func:`max_unseen` of ``suit`` for every width 0…``ctx.max_width`` (one scan, strongest first)."""
+    st = ctx.strength
+    top = ctx.max_width
+    out = [-1] * (top + 1)
+    found = 0
+    for c in tables(ctx).desc[suit]:
+        u = unseen[c]
+        if u > found:
+            if u > top:
+                u = top
+            for w in range(found + 1, u + 1):
+                out[w] = st[c]
+            found = u
+            if found == top:
+                break
+    out[0] = out[1]
+    return out
+
+
+def is_sure(ctx: Context, top: int, width: int, length: int, suit: int, unseen: Sequence[int]) -> bool:
+    """Whether no unseen cards of ``suit`` can beat a component (``top``, ``width``, ``length``)."""
+    if length >= 2:
+        nodes = [c for c in ctx.suit_codes[suit] if unseen[c] >= width]
+        best = highest_tractor_top(ctx, nodes, length)
+        return best is None or best <= top
+    return max_unseen(ctx, unseen, suit, width) <= top
+
+
+class SuitHolding:
+    """What the heuristic derives from the cards one seat holds of one effective suit (its
+    decomposition on first use)."""
+
+    __slots__ = ("_comps", "cards", "low_card", "low_cost", "n", "points", "suit")
+
+    def __init__(self, ctx: Context, hand: Sequence[int], suit: int) -> None:
+        t = tables(ctx)
+        self.suit = suit
+        self.cards = cards = {c: hand[c] for c in t.by_code[suit] if hand[c]}  # code order
+        self.n = sum(cards.values())
+        low = t.low
+        best, best_cost = -1, 0
+        for c, k in cards.items():
+            cost = low[c] + (6 if k >= 2 else 0)
+            if best < 0 or cost < best_cost:
+                best, best_cost = c, cost
+        self.low_cost = best_cost
+        """The lowest cost of leading one of its cards low (before the suit's length and voids)."""
+        self.low_card = best
+        """The first card (in code order) of that cost."""
+        self._comps: list[Component] | None = None
+        self.points: list[int] = []
+
+    def comps(self, ctx: Context) -> list[Component]:
+        """The canonical decomposition (:func:`gameplay.combos.decompose_suit`); ``points`` per component."""
+        comps = self._comps
+        if comps is None:
+            comps = self._comps = decompose_suit(ctx, self.cards, self.suit)
+            pts = ctx.points
+            self.points = [sum(pts[x] for x in comp.codes) for comp in comps]
+        return comps
+
+
+class PlayChooser:
+    """The card play of one heuristic seat; ``rng`` draws among very many follows."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self._ctx: Context | None = None
+        self._suits: dict[tuple[int, tuple[int, ...]], SuitHolding] = {}
+        self._obs: Observation | None = None
+        self._unseen: list[int] | None = None
+        self._max: dict[tuple[int, int], int] = {}
+
+    # ------------------------------------------------------------ per decision
+
+    def play(self, obs: Observation, legal: LegalPlays) -> Sequence[int]:
+        ctx = obs.ctx
+        assert ctx is not None
+        if ctx is not self._ctx:
+            self._ctx = ctx
+            self._suits = {}
+        self._obs = obs
+        self._unseen = None
+        self._max = {}
+        if legal.is_lead:
+            return self._lead(obs, ctx)
+        return self._follow(obs, ctx, legal)
+
+    def unseen(self) -> list[int]:
+        """This decision's unseen counts (computed on first use)."""
+        un = self._unseen
+        if un is None:
+            assert self._obs is not None
+            un = self._unseen = unseen_counts(self._obs)
+        return un
+
+    def _max_unseen(self, ctx: Context, suit: int, width: int) -> int:
+        key = (suit, width)
+        cache = self._max
+        best = cache.get(key)
+        if best is None:
+            best = cache[key] = max_unseen(ctx, self.unseen(), suit, width)
+        return best
+
+    def _sure(self, ctx: Context, top: int, width: int, length: int, suit: int) -> bool:
+        if length >= 2:
+            return is_sure(ctx, top, width, length, suit, self.unseen())
+        return self._max_unseen(ctx, suit, width) <= top
+
+    def _holding(self, ctx: Context, t: Tables, hand: Sequence[int], suit: int) -> SuitHolding:
+        key = (suit, t.counts_of[suit](hand))
+        h = self._suits.get(key)
+        if h is None:
+            if len(self._suits) > 512:
+                self._suits.clear()
+            h = self._suits[key] = SuitHolding(ctx, hand, suit)
+        return h
+
+    # ------------------------------------------------------------ leading
+
+    def _lead(self, obs: Observation, ctx: Context) -> Sequence[int]:
+        aces = a_attempt_aces(obs)
+        if aces and obs.tricks_played == 0:
+            return (aces[0],)  # chaodi at A: the dealer side must show an A in the first trick (首尾出A)
+        hand = obs.hand
+        t = tables(ctx)
+        team = teams(obs)
+        me = team[obs.seat]
+        held = [self._holding(ctx, t, hand, s)  # suits in the order of their first codes
+                for s in dict.fromkeys(map(ctx.esuit.__getitem__, compress(CODES, hand)))]
+        dealer_side = obs.dealer is not None and team[obs.dealer] == me
+        unseen = self.unseen()
+        # seed 001: the dealer side with a trump majority pulls trumps first
+        my_trumps = 0
+        for h in held:
+            if h.suit == TRUMP:
+                my_trumps = h.n
+        unseen_trumps = sum(t.counts_of[TRUMP](unseen))
+        opp_voids = {s for seat, v in enumerate(obs.voids) if team[seat] != me for s in v}
+        throw_allowed = ctx.rules.throw_allowed
+        pull = dealer_side and my_trumps > unseen_trumps * 0.6 and unseen_trumps
+        best: tuple[float, Sequence[int]] | None = None
+        for h in held:
+            s = h.suit
+            if s != TRUMP and unseen_trumps > 0 and s in opp_voids:
+                continue  # opponents may ruff: nothing of this suit is sure
+            comps = h.comps(ctx)
+            thr = thresholds(ctx, unseen, s)
+            safe = [i for i, c in enumerate(comps)
+                    if (c.top >= thr[c.width] if c.length < 2 else is_sure(ctx, c.top, c.width, c.length, s, unseen))]
+            if safe:
+                points = h.points
+                if throw_allowed and len(safe) >= 2:
+                    codes = tuple(x for i in safe for x in comps[i].codes)
+                    score: float = 100 + len(codes) * 3 + sum(points[i] for i in safe)
+                    if best is None or score > best[0]:
+                        best = (score, codes)
+                for i in safe:
+                    comp = comps[i]
+                    score = 50 + comp.width * comp.length * 6 + points[i] * 0.3
+                    if s == TRUMP:
+                        score -= 20
+                        if pull:
+                            score += 35
+                    if best is None or score > best[0]:
+                        best = (score, comp.codes)
+            if s == TRUMP and dealer_side and my_trumps >= unseen_trumps and unseen_trumps and comps:
+                pairs = [c for c in comps if c.width >= 2]
+                if pairs:
+                    low = min(pairs, key=lambda c: c.top)
+                    score = 45 + low.size
+                    if best is None or score > best[0]:
+                        best = (score, low.codes)
+        if best is not None:
+            return best[1]
+        # No sure winner: lead low, toward a partner's void, from a short side suit, without points.
+        partner_void = {s for seat, v in enumerate(obs.voids) if seat != obs.seat and team[seat] == me for s in v}
+        pick_cost, pick = 0, -1
+        for h in held:
+            cost = h.low_cost + h.n
+            s = h.suit
+            if s in partner_void and s not in opp_voids and s != TRUMP:
+                cost -= 25
+            if pick < 0 or cost < pick_cost:
+                pick_cost, pick = cost, h.low_card
+        return (pick,)  # a held single is always a legal lead: no re-check
+
+    # ------------------------------------------------------------ following
+
+    def _follow(self, obs: Observation, ctx: Context, legal: LegalPlays) -> Sequence[int]:
+        lead = obs.lead
+        assert lead is not None
+        pts, st = ctx.points, ctx.strength
+        team = teams(obs)
+        me = team[obs.seat]
+        trick = obs.trick
+        best_key = obs.winning_key
+        win_seat = obs.winning
+        assert best_key is not None and win_seat is not None
+        on_table = 0
+        for _, cards in trick:
+            for c in cards:
+                on_table += pts[c]
+        seat, players = obs.seat, obs.players
+        opp_after = [s for s in ((seat + i) % players for i in range(1, players - len(trick))) if team[s] != me]
+        partner_wins = team[win_seat] == me
+        partner_safe = partner_wins and (not opp_after or self._key_safe(obs, ctx, lead, best_key, opp_after))
+        # a follow that does not beat scores ``feed * points - cost``
+        feed = 4 if partner_safe else -2 if partner_wins else -8  # partner may still win: some feeding
+        costs = tables(ctx).costs
+        aces = a_attempt_aces(obs)
+        rules = ctx.rules
+        if lead.n == 1 and not aces and not (rules.must_beat_on_points or rules.no_gifting_points):
+            return self._follow_single(obs, ctx, legal.counts, lead, best_key, opp_after, partner_safe, feed,
+                                       on_table)
+        comps = lead.components
+        unit = len(comps) == 1 and comps[0].length == 1  # a single, pair or triple: keys without play_key
+        cands = self._unit_candidates(ctx, lead, legal) if unit else self._candidates(ctx, lead, legal)
+        ls, n = lead.suit, lead.n
+        es = ctx.esuit
+        choice: tuple[float, Sequence[int]] | None = None
+        for cand in cands:
+            key: PlayKey | None
+            c0 = cand[0]
+            if len(cand) == 1:
+                cp = pts[c0]
+                cost = costs[c0]
+            else:
+                cp = 0
+                cost = 0
+                for c in cand:
+                    cp += pts[c]
+                    cost += costs[c]
+            if not unit:
+                key = play_key(ctx, lead, cand)
+            else:
+                e0 = es[c0]
+                key = None
+                if (e0 == ls or (e0 == TRUMP and ls != TRUMP)) and len(cand) == n and cand.count(c0) == n:
+                    key = (0 if e0 == ls else 1, st[c0])
+            if key is not None and key > best_key:
+                if partner_safe:
+                    score = cp * 4 - cost - 20
+                elif not opp_after or self._key_safe(obs, ctx, lead, key, opp_after):
+                    score = 200 + (on_table + cp) * 4 - cost
+                elif on_table >= 10:
+                    score = 60 + on_table * 2 - cost - cp * 3
+                else:
+                    score = -cost - cp * 5 - 5
+            else:
+                score = feed * cp - cost
+            if aces:
+                score += ace_bonus(obs, lead, aces, cand)
+            if choice is None or score > choice[0]:
+                choice = (score, cand)
+        assert choice is not None
+        return choice[1]
+
+    def _follow_single(self, obs: Observation, ctx: Context, counts: Sequence[int], lead: Combo,
+                       best_key: PlayKey, opp_after: Sequence[int], partner_safe: bool, feed: int,
+                       on_table: int) -> Sequence[int]:
+        """A follow of a single lead, scored card by card in the order of ``legal_follows`` (the same
+        choice as :meth:`_follow` over the candidate tuples)."""
+        ls = lead.suit
+        t = tables(ctx)
+        desc = t.desc[ls]
+        held = [c for c in desc if counts[c]]
+        if len(held) > 1 or (held and counts[held[0]] > 1):
+            cands = held  # each code held, strongest first
+        elif held:
+            return (held[0],)  # the only card of the suit: forced
+        else:  # void: the cheapest and the point-richest other card, and each trump held
+            pts, costs = ctx.points, t.costs
+            others = list(compress(CODES, counts))
+            cands = [min(others, key=lambda c: pts[c] * 4 + costs[c]), min(others, key=lambda c: (-pts[c], costs[c]))]
+            if ls != TRUMP:
+                cands.extend(c for c in ctx.suit_codes[TRUMP] if counts[c])
+        es, st, pts, costs = ctx.esuit, ctx.strength, ctx.points, t.costs
+        ruffed, top = best_key
+        best, best_score = -1, 0
+        for c in cands:
+            e = es[c]
+            if e == ls:
+                beats = not ruffed and st[c] > top
+            elif e == TRUMP:  # a ruff (a side suit was led)
+                beats = not ruffed or st[c] > top
+            else:
+                beats = False
+            cp = pts[c]
+            if not beats:
+                score = feed * cp - costs[c]
+            elif partner_safe:
+                score = cp * 4 - costs[c] - 20
+            elif not opp_after or self._key_safe(obs, ctx, lead, (0 if e == ls else 1, st[c]), opp_after):
+                score = 200 + (on_table + cp) * 4 - costs[c]
+            elif on_table >= 10:
+                score = 60 + on_table * 2 - costs[c] - cp * 3
+            else:
+                score = -costs[c] - cp * 5 - 5
+            if best < 0 or score > best_score:
+                best, best_score = c, score
+        return (best,)
+
+    def _key_safe(self, obs: Observation, ctx: Context, lead: Combo, key: PlayKey, opp_after: Sequence[int]) -> bool:
+        """Whether no unseen card of the led structure can beat ``key`` (ruffs included)."""
+        comp = lead.components[0]
+        ruff, top = key
+        if ruff == 0:
+            if not self._sure(ctx, top, comp.width, comp.length, lead.suit):
+                return False
+            if lead.suit != TRUMP and any(lead.suit in obs.voids[s] for s in opp_after):
+                return self._max_unseen(ctx, TRUMP, comp.width) < 0  # no trump unseen that often
+            return True
+        return self._sure(ctx, top, comp.width, comp.length, TRUMP)
+
+    def _unit_candidates(self, ctx: Context, lead: Combo, legal: LegalPlays) -> Sequence[Sequence[int]]:
+        """The follows worth scoring of a single, pair or triple lead."""
+        n = lead.n
+        rules = ctx.rules
+        if n <= 2 and not (rules.must_beat_on_points or rules.no_gifting_points):
+            counts = legal.counts
+            t = tables(ctx)
+            desc = t.desc[lead.suit]
+            m = 0
+            for c in desc:
+                m += counts[c]
+            if m > n:
+                # what legal_follows lists: each code held (a single), each pair held (a pair)
+                if n == 1:
+                    return [(c,) for c in desc if counts[c]]
+                pairs = [(c, c) for c in desc if counts[c] >= 2]
+                if pairs:
+                    return pairs
+            elif n == 1:
+                if m == 1:
+                    return [(next(c for c in desc if counts[c]),)]
+                # void: the cheapest and the point-richest other card, and each trump held
+                pts, costs = ctx.points, t.costs
+                others = list(compress(CODES, counts))
+                out: list[tuple[int, ...]] = [(min(others, key=lambda c: pts[c] * 4 + costs[c]),),
+                                              (min(others, key=lambda c: (-pts[c], costs[c])),)]
+                if lead.suit != TRUMP:
+                    out.extend((c,) for c in ctx.suit_codes[TRUMP] if counts[c])
+                return out
+        return self._candidates(ctx, lead, legal)
+
+    def _candidates(self, ctx: Context, lead: Combo, legal: LegalPlays) -> list[Sequence[int]]:
+        counts = legal.counts
+        es, st, pts = ctx.esuit, ctx.strength, ctx.points
+        suit = [c for c in ctx.suit_codes[lead.suit] if counts[c] for _ in range(counts[c])]
+        extra = ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points
+        if len(suit) > lead.n and lead.n > 1 and not extra and (
+                all(c.width == 1 for c in lead.components)
+                or not any(match_score(ctx, lead, {c: counts[c] for c in ctx.suit_codes[lead.suit] if counts[c]}))):
+            # no structure to match: any n cards of the suit follow legally — the cheapest, the richest,
+            # the strongest
+            costs = tables(ctx).costs
+            n = lead.n
+            by_cost = sorted(suit, key=lambda c: pts[c] * 4 + costs[c])
+            by_pts = sorted(suit, key=lambda c: (-pts[c], costs[c]))
+            by_top = sorted(suit, key=lambda c: -st[c])
+            return [tuple(by_cost[:n]), tuple(by_pts[:n]), tuple(by_top[:n])]
+        if len(suit) > lead.n or extra:
+            follows = legal.follows()
+            if len(follows) <= 150:
+                return list(follows)
+            rng = self.rng
+            return [follows[rng.randrange(len(follows))] for _ in range(40)]
+        # Short of the led suit: all of it, plus the cheapest or the point-richest filler, plus ruffs.
+        ls = lead.suit
+        others = [c for c in range(NCODES) if counts[c] and es[c] != ls for _ in range(counts[c])]
+        fill = lead.n - len(suit)
+        cheap = sorted(others, key=lambda c: (pts[c] * 4 + (st[c] % 32) + (30 if es[c] == TRUMP else 0)))
+        rich = sorted(others, key=lambda c: (-pts[c], (st[c] % 32) + (30 if es[c] == TRUMP else 0)))
+        out: list[Sequence[int]] = [tuple(suit + cheap[:fill]), tuple(suit + rich[:fill])]
+        if not suit and lead.suit != TRUMP:
+            trumps = {c: counts[c] for c in ctx.suit_codes[TRUMP] if counts[c]}
+            if sum(trumps.values()) >= fill:
+                if lead.n == 1:
+                    out.extend((c,) for c in trumps)
+                else:
+                    for ruff in ruffs(ctx, lead, trumps):
+                        out.append(ruff)
+        return out
+
+
+def ace_bonus(obs: Observation, lead: Combo, aces: list[int], cand: Sequence[int]) -> int:
+    """Chaodi at A: show an A in the first and the last trick; keep one for the last."""
+    used = sum(1 for c in cand if c in aces)
+    last = sum(obs.hand) == lead.n
+    if last or (obs.tricks_played == 0 and not any(c in aces for _, p in obs.trick for c in p)):
+        return 150 if used else 0
+    if used >= len(aces) and len(aces) <= 2:
+        return -80
+    return 0
+
+
+def ruffs(ctx: Context, lead: Combo, trumps: dict[int, int]) -> list[tuple[int, ...]]:
+    """Two all-trump plays shaped like the lead (lowest and highest components), if any."""
+    comps = decompose_suit(ctx, trumps, TRUMP)
+    st = ctx.strength
+    out = []
+    for high in (False, True):
+        left = dict(trumps)
+        play: list[int] = []
+        ok = True
+        for comp in lead.components:
+            if comp.width == 1:
+                continue
+            shaped = [c for c in comps if c.width >= comp.width and c.length >= comp.length
+                      and all(left.get(x, 0) >= comp.width for x in set(c.codes))]
+            if not shaped:
+                ok = False
+                break
+            pick = max(shaped, key=lambda c: c.top) if high else min(shaped, key=lambda c: c.top)
+            codes = sorted(set(pick.codes), key=st.__getitem__, reverse=high)[: comp.length]
+            for x in codes:
+                left[x] -= comp.width
+                play.extend([x] * comp.width)
+        if not ok:
+            break
+        rest = sorted((c for c, k in left.items() for _ in range(k)), key=st.__getitem__, reverse=high)
+        play.extend(rest[: lead.n - len(play)])
+        if len(play) == lead.n:
+            out.append(tuple(play))
+    return out
