@@ -51,6 +51,15 @@ class Tables(NamedTuple):
     """Per effective suit, the counts of its codes (in code order) out of a hand: a cache key."""
     desc: tuple[tuple[int, ...], ...]
     """Each effective suit's codes strongest first (the order of ``legal_follows``)."""
+    cheap: list[int]
+    """A sort key: cheapest to give first (points count fourfold)."""
+    rich: list[int]
+    """A sort key: most points first, then cheapest."""
+    neg_strength: list[int]
+    """A sort key: strongest first."""
+    order: tuple[tuple[int, ...], ...]
+    """Each effective suit's codes strongest first, equal ones in code order (how a decomposition
+    lists singles)."""
 
 
 _TABLES: dict[int, tuple[Context, Tables]] = {}
@@ -74,7 +83,10 @@ def tables(ctx: Context) -> Tables:
     by_code = tuple(tuple(sorted(ctx.suit_codes[s])) for s in range(TRUMP + 1))
     counts_of = tuple(_getter(codes) for codes in by_code)
     desc = tuple(tuple(reversed(ctx.suit_codes[s])) for s in range(TRUMP + 1))
-    t = Tables(costs, low, by_code, counts_of, desc)
+    order = tuple(tuple(sorted(ctx.suit_codes[s], key=lambda c: (-st[c], c))) for s in range(TRUMP + 1))
+    cheap = [pts[c] * 4 + costs[c] for c in CODES]
+    rich = [-pts[c] * 1000 + costs[c] for c in CODES]  # (-points, cost) as one number (costs < 1000)
+    t = Tables(costs, low, by_code, counts_of, desc, cheap, rich, [-x for x in st], order)
     if len(_TABLES) > 256:
         _TABLES.clear()
     _TABLES[id(ctx)] = (ctx, t)
@@ -173,47 +185,13 @@ def is_sure(ctx: Context, top: int, width: int, length: int, suit: int, unseen: 
     return max_unseen(ctx, unseen, suit, width) <= top
 
 
-class SuitHolding:
-    """What the heuristic derives from the cards one seat holds of one effective suit (its
-    decomposition on first use)."""
-
-    __slots__ = ("_comps", "cards", "low_card", "low_cost", "n", "points", "suit")
-
-    def __init__(self, ctx: Context, hand: Sequence[int], suit: int) -> None:
-        t = tables(ctx)
-        self.suit = suit
-        self.cards = cards = {c: hand[c] for c in t.by_code[suit] if hand[c]}  # code order
-        self.n = sum(cards.values())
-        low = t.low
-        best, best_cost = -1, 0
-        for c, k in cards.items():
-            cost = low[c] + (6 if k >= 2 else 0)
-            if best < 0 or cost < best_cost:
-                best, best_cost = c, cost
-        self.low_cost = best_cost
-        """The lowest cost of leading one of its cards low (before the suit's length and voids)."""
-        self.low_card = best
-        """The first card (in code order) of that cost."""
-        self._comps: list[Component] | None = None
-        self.points: list[int] = []
-
-    def comps(self, ctx: Context) -> list[Component]:
-        """The canonical decomposition (:func:`gameplay.combos.decompose_suit`); ``points`` per component."""
-        comps = self._comps
-        if comps is None:
-            comps = self._comps = decompose_suit(ctx, self.cards, self.suit)
-            pts = ctx.points
-            self.points = [sum(pts[x] for x in comp.codes) for comp in comps]
-        return comps
-
-
 class PlayChooser:
     """The card play of one heuristic seat; ``rng`` draws among very many follows."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self._ctx: Context | None = None
-        self._suits: dict[tuple[int, tuple[int, ...]], SuitHolding] = {}
+        self._suits: dict[tuple[int, tuple[int, ...]], list[Component]] = {}
         self._obs: Observation | None = None
         self._unseen: list[int] | None = None
         self._max: dict[tuple[int, int], int] = {}
@@ -254,14 +232,15 @@ class PlayChooser:
             return is_sure(ctx, top, width, length, suit, self.unseen())
         return self._max_unseen(ctx, suit, width) <= top
 
-    def _holding(self, ctx: Context, t: Tables, hand: Sequence[int], suit: int) -> SuitHolding:
+    def _decomposition(self, ctx: Context, t: Tables, hand: Sequence[int], suit: int) -> list[Component]:
+        """:func:`gameplay.combos.decompose_suit` of the cards of ``suit`` in ``hand`` (kept by their counts)."""
         key = (suit, t.counts_of[suit](hand))
-        h = self._suits.get(key)
-        if h is None:
+        comps = self._suits.get(key)
+        if comps is None:
             if len(self._suits) > 512:
                 self._suits.clear()
-            h = self._suits[key] = SuitHolding(ctx, hand, suit)
-        return h
+            comps = self._suits[key] = decompose_suit(ctx, {c: hand[c] for c in t.by_code[suit] if hand[c]}, suit)
+        return comps
 
     # ------------------------------------------------------------ leading
 
@@ -271,47 +250,66 @@ class PlayChooser:
             return (aces[0],)  # chaodi at A: the dealer side must show an A in the first trick (首尾出A)
         hand = obs.hand
         t = tables(ctx)
+        es, st, pts = ctx.esuit, ctx.strength, ctx.points
         team = teams(obs)
         me = team[obs.seat]
-        held = [self._holding(ctx, t, hand, s)  # suits in the order of their first codes
-                for s in dict.fromkeys(map(ctx.esuit.__getitem__, compress(CODES, hand)))]
+        suits = dict.fromkeys(map(es.__getitem__, compress(CODES, hand)))  # in the order of their first codes
         dealer_side = obs.dealer is not None and team[obs.dealer] == me
         unseen = self.unseen()
         # seed 001: the dealer side with a trump majority pulls trumps first
-        my_trumps = 0
-        for h in held:
-            if h.suit == TRUMP:
-                my_trumps = h.n
+        my_trumps = sum(t.counts_of[TRUMP](hand))
         unseen_trumps = sum(t.counts_of[TRUMP](unseen))
         opp_voids = {s for seat, v in enumerate(obs.voids) if team[seat] != me for s in v}
         throw_allowed = ctx.rules.throw_allowed
         pull = dealer_side and my_trumps > unseen_trumps * 0.6 and unseen_trumps
         best: tuple[float, Sequence[int]] | None = None
-        for h in held:
-            s = h.suit
+        for s in suits:
             if s != TRUMP and unseen_trumps > 0 and s in opp_voids:
                 continue  # opponents may ruff: nothing of this suit is sure
-            comps = h.comps(ctx)
-            thr = thresholds(ctx, unseen, s)
-            safe = [i for i, c in enumerate(comps)
-                    if (c.top >= thr[c.width] if c.length < 2 else is_sure(ctx, c.top, c.width, c.length, s, unseen))]
+            score: float
+            if max(t.counts_of[s](hand)) < 2:
+                # singles only: the sure ones are the highest, in the decomposition's order
+                top = self._max_unseen(ctx, s, 1)
+                sure = []
+                for c in t.order[s]:
+                    if hand[c]:
+                        if st[c] < top:
+                            break
+                        sure.append(c)
+                if not sure:
+                    continue
+                if throw_allowed and len(sure) >= 2:
+                    score = 100 + len(sure) * 3 + sum(pts[c] for c in sure)
+                    if best is None or score > best[0]:
+                        best = (score, tuple(sure))
+                for c in sure:
+                    score = 56 + pts[c] * 0.3  # 50 + 6 a card
+                    if s == TRUMP:
+                        score -= 20
+                        if pull:
+                            score += 35
+                    if best is None or score > best[0]:
+                        best = (score, (c,))
+                continue
+            comps = self._decomposition(ctx, t, hand, s)
+            thr = [self._max_unseen(ctx, s, w) for w in range(ctx.max_width + 1)]
+            safe = [c for c in comps if (c.top >= thr[c.width] if c.length < 2
+                                         else is_sure(ctx, c.top, c.width, c.length, s, unseen))]
             if safe:
-                points = h.points
                 if throw_allowed and len(safe) >= 2:
-                    codes = tuple(x for i in safe for x in comps[i].codes)
-                    score: float = 100 + len(codes) * 3 + sum(points[i] for i in safe)
+                    codes = tuple(x for c in safe for x in c.codes)
+                    score = 100 + len(codes) * 3 + sum(pts[x] for x in codes)
                     if best is None or score > best[0]:
                         best = (score, codes)
-                for i in safe:
-                    comp = comps[i]
-                    score = 50 + comp.width * comp.length * 6 + points[i] * 0.3
+                for comp in safe:
+                    score = 50 + comp.size * 6 + sum(pts[x] for x in comp.codes) * 0.3
                     if s == TRUMP:
                         score -= 20
                         if pull:
                             score += 35
                     if best is None or score > best[0]:
                         best = (score, comp.codes)
-            if s == TRUMP and dealer_side and my_trumps >= unseen_trumps and unseen_trumps and comps:
+            if s == TRUMP and dealer_side and my_trumps >= unseen_trumps and unseen_trumps:
                 pairs = [c for c in comps if c.width >= 2]
                 if pairs:
                     low = min(pairs, key=lambda c: c.top)
@@ -322,14 +320,16 @@ class PlayChooser:
             return best[1]
         # No sure winner: lead low, toward a partner's void, from a short side suit, without points.
         partner_void = {s for seat, v in enumerate(obs.voids) if seat != obs.seat and team[seat] == me for s in v}
+        low_cost = t.low
         pick_cost, pick = 0, -1
-        for h in held:
-            cost = h.low_cost + h.n
-            s = h.suit
-            if s in partner_void and s not in opp_voids and s != TRUMP:
-                cost -= 25
-            if pick < 0 or cost < pick_cost:
-                pick_cost, pick = cost, h.low_card
+        for s in suits:
+            counts = t.counts_of[s](hand)
+            extra = sum(counts) - (25 if s in partner_void and s not in opp_voids and s != TRUMP else 0)
+            for c, k in zip(t.by_code[s], counts, strict=True):
+                if k:
+                    cost = low_cost[c] + extra + (6 if k >= 2 else 0)
+                    if pick < 0 or cost < pick_cost:
+                        pick_cost, pick = cost, c
         return (pick,)  # a held single is always a legal lead: no re-check
 
     # ------------------------------------------------------------ following
@@ -356,10 +356,8 @@ class PlayChooser:
         feed = 4 if partner_safe else -2 if partner_wins else -8  # partner may still win: some feeding
         costs = tables(ctx).costs
         aces = a_attempt_aces(obs)
-        rules = ctx.rules
-        if lead.n == 1 and not aces and not (rules.must_beat_on_points or rules.no_gifting_points):
-            return self._follow_single(obs, ctx, legal.counts, lead, best_key, opp_after, partner_safe, feed,
-                                       on_table)
+        if lead.n == 1 and not aces:
+            return self._follow_single(obs, ctx, legal, lead, best_key, opp_after, partner_safe, feed, on_table)
         comps = lead.components
         unit = len(comps) == 1 and comps[0].length == 1  # a single, pair or triple: keys without play_key
         cands = self._unit_candidates(ctx, lead, legal) if unit else self._candidates(ctx, lead, legal)
@@ -403,29 +401,36 @@ class PlayChooser:
         assert choice is not None
         return choice[1]
 
-    def _follow_single(self, obs: Observation, ctx: Context, counts: Sequence[int], lead: Combo,
+    def _follow_single(self, obs: Observation, ctx: Context, legal: LegalPlays, lead: Combo,
                        best_key: PlayKey, opp_after: Sequence[int], partner_safe: bool, feed: int,
                        on_table: int) -> Sequence[int]:
         """A follow of a single lead, scored card by card in the order of ``legal_follows`` (the same
-        choice as :meth:`_follow` over the candidate tuples)."""
+        choice as :meth:`_follow` over the candidate tuples). Under 见分必打 or 不许送分 the candidates
+        are the legal follows themselves, and the chosen one is returned as the very object listed
+        (the hand need not check it again)."""
         ls = lead.suit
         t = tables(ctx)
-        desc = t.desc[ls]
-        held = [c for c in desc if counts[c]]
-        if len(held) > 1 or (held and counts[held[0]] > 1):
-            cands = held  # each code held, strongest first
-        elif held:
-            return (held[0],)  # the only card of the suit: forced
-        else:  # void: the cheapest and the point-richest other card, and each trump held
-            pts, costs = ctx.points, t.costs
-            others = list(compress(CODES, counts))
-            cands = [min(others, key=lambda c: pts[c] * 4 + costs[c]), min(others, key=lambda c: (-pts[c], costs[c]))]
-            if ls != TRUMP:
-                cands.extend(c for c in ctx.suit_codes[TRUMP] if counts[c])
+        rules = ctx.rules
+        follows: list[tuple[int, ...]] | None = None
+        counts = legal.counts
+        if rules.must_beat_on_points or rules.no_gifting_points:
+            follows = legal.follows()
+            cands = [p[0] for p in follows]
+        else:
+            held = [c for c in t.desc[ls] if counts[c]]
+            if len(held) > 1 or (held and counts[held[0]] > 1):
+                cands = held  # each code held, strongest first
+            elif held:
+                return (held[0],)  # the only card of the suit: forced
+            else:  # void: the cheapest and the point-richest other card, and each trump held
+                others = list(compress(CODES, counts))
+                cands = [min(others, key=t.cheap.__getitem__), min(others, key=t.rich.__getitem__)]
+                if ls != TRUMP:
+                    cands.extend(c for c in ctx.suit_codes[TRUMP] if counts[c])
         es, st, pts, costs = ctx.esuit, ctx.strength, ctx.points, t.costs
         ruffed, top = best_key
-        best, best_score = -1, 0
-        for c in cands:
+        best, best_score, index = -1, 0, 0
+        for i, c in enumerate(cands):
             e = es[c]
             if e == ls:
                 beats = not ruffed and st[c] > top
@@ -445,8 +450,8 @@ class PlayChooser:
             else:
                 score = -costs[c] - cp * 5 - 5
             if best < 0 or score > best_score:
-                best, best_score = c, score
-        return (best,)
+                best, best_score, index = c, score, i
+        return (best,) if follows is None else follows[index]
 
     def _key_safe(self, obs: Observation, ctx: Context, lead: Combo, key: PlayKey, opp_after: Sequence[int]) -> bool:
         """Whether no unseen card of the led structure can beat ``key`` (ruffs included)."""
@@ -493,42 +498,48 @@ class PlayChooser:
 
     def _candidates(self, ctx: Context, lead: Combo, legal: LegalPlays) -> list[Sequence[int]]:
         counts = legal.counts
-        es, st, pts = ctx.esuit, ctx.strength, ctx.points
-        suit = [c for c in ctx.suit_codes[lead.suit] if counts[c] for _ in range(counts[c])]
+        t = tables(ctx)
+        n, ls = lead.n, lead.suit
+        held = [c for c in ctx.suit_codes[ls] if counts[c]]
+        suit = [c for c in held for _ in range(counts[c])]
         extra = ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points
-        if len(suit) > lead.n and lead.n > 1 and not extra and (
+        if len(suit) > n and n > 1 and not extra and (
                 all(c.width == 1 for c in lead.components)
-                or not any(match_score(ctx, lead, {c: counts[c] for c in ctx.suit_codes[lead.suit] if counts[c]}))):
+                or not any(match_score(ctx, lead, {c: counts[c] for c in held}))):
             # no structure to match: any n cards of the suit follow legally — the cheapest, the richest,
-            # the strongest
-            costs = tables(ctx).costs
-            n = lead.n
-            by_cost = sorted(suit, key=lambda c: pts[c] * 4 + costs[c])
-            by_pts = sorted(suit, key=lambda c: (-pts[c], costs[c]))
-            by_top = sorted(suit, key=lambda c: -st[c])
-            return [tuple(by_cost[:n]), tuple(by_pts[:n]), tuple(by_top[:n])]
-        if len(suit) > lead.n or extra:
+            # the strongest (stable sorts of the cards, so equal cards keep the suit's order)
+            return [first(sorted(held, key=key.__getitem__), counts, n) for key in (t.cheap, t.rich, t.neg_strength)]
+        if len(suit) > n or extra:
             follows = legal.follows()
             if len(follows) <= 150:
                 return list(follows)
             rng = self.rng
             return [follows[rng.randrange(len(follows))] for _ in range(40)]
         # Short of the led suit: all of it, plus the cheapest or the point-richest filler, plus ruffs.
-        ls = lead.suit
-        others = [c for c in range(NCODES) if counts[c] and es[c] != ls for _ in range(counts[c])]
-        fill = lead.n - len(suit)
-        cheap = sorted(others, key=lambda c: (pts[c] * 4 + (st[c] % 32) + (30 if es[c] == TRUMP else 0)))
-        rich = sorted(others, key=lambda c: (-pts[c], (st[c] % 32) + (30 if es[c] == TRUMP else 0)))
-        out: list[Sequence[int]] = [tuple(suit + cheap[:fill]), tuple(suit + rich[:fill])]
-        if not suit and lead.suit != TRUMP:
+        es = ctx.esuit
+        others = [c for c in compress(CODES, counts) if es[c] != ls]
+        fill = n - len(suit)
+        out: list[Sequence[int]] = [tuple(suit) + first(sorted(others, key=key.__getitem__), counts, fill)
+                                    for key in (t.cheap, t.rich)]
+        if not suit and ls != TRUMP:
             trumps = {c: counts[c] for c in ctx.suit_codes[TRUMP] if counts[c]}
             if sum(trumps.values()) >= fill:
-                if lead.n == 1:
+                if n == 1:
                     out.extend((c,) for c in trumps)
                 else:
                     for ruff in ruffs(ctx, lead, trumps):
                         out.append(ruff)
         return out
+
+
+def first(codes: Sequence[int], counts: Sequence[int], k: int) -> tuple[int, ...]:
+    """The first ``k`` cards of ``codes``, each repeated as often as it is held."""
+    out: list[int] = []
+    for c in codes:
+        out += [c] * counts[c]
+        if len(out) >= k:
+            break
+    return tuple(out[:k])
 
 
 def ace_bonus(obs: Observation, lead: Combo, aces: list[int], cand: Sequence[int]) -> int:
