@@ -119,6 +119,21 @@ def teams(obs: Observation) -> tuple[int, ...]:
     return t
 
 
+_AFTER: dict[tuple[tuple[int, ...], int, int], list[int]] = {}
+
+
+def opponents_after(team: tuple[int, ...], seat: int, played: int) -> list[int]:
+    """The seats of another team than ``seat``'s still to play after it, ``played`` plays on the table
+    (do not change the list: it is shared)."""
+    key = (team, seat, played)
+    out = _AFTER.get(key)
+    if out is None:
+        players = len(team)
+        out = _AFTER[key] = [s for s in ((seat + i) % players for i in range(1, players - played))
+                             if team[s] != team[seat]]
+    return out
+
+
 def a_attempt_aces(obs: Observation) -> list[int]:
     """Chaodi, the dealer side at A: the As this seat holds (RULES §6.2: an A in the first and the
     last trick); empty otherwise."""
@@ -195,6 +210,7 @@ class PlayChooser:
         self._obs: Observation | None = None
         self._unseen: list[int] | None = None
         self._max: dict[tuple[int, int], int] = {}
+        self._desc: tuple[tuple[int, ...], ...] = ()
 
     # ------------------------------------------------------------ per decision
 
@@ -207,6 +223,7 @@ class PlayChooser:
         self._obs = obs
         self._unseen = None
         self._max = {}
+        self._desc = tables(ctx).desc
         if legal.is_lead:
             return self._lead(obs, ctx)
         return self._follow(obs, ctx, legal)
@@ -224,7 +241,15 @@ class PlayChooser:
         cache = self._max
         best = cache.get(key)
         if best is None:
-            best = cache[key] = max_unseen(ctx, self.unseen(), suit, width)
+            unseen = self._unseen
+            if unseen is None:
+                unseen = self.unseen()
+            best = -1
+            for c in self._desc[suit]:
+                if unseen[c] >= width:
+                    best = ctx.strength[c]
+                    break
+            cache[key] = best
         return best
 
     def _sure(self, ctx: Context, top: int, width: int, length: int, suit: int) -> bool:
@@ -259,7 +284,7 @@ class PlayChooser:
         # seed 001: the dealer side with a trump majority pulls trumps first
         my_trumps = sum(t.counts_of[TRUMP](hand))
         unseen_trumps = sum(t.counts_of[TRUMP](unseen))
-        opp_voids = {s for seat, v in enumerate(obs.voids) if team[seat] != me for s in v}
+        opp_voids = {s for seat, v in enumerate(obs.voids) if v and team[seat] != me for s in v}
         throw_allowed = ctx.rules.throw_allowed
         pull = dealer_side and my_trumps > unseen_trumps * 0.6 and unseen_trumps
         best: tuple[float, Sequence[int]] | None = None
@@ -319,7 +344,8 @@ class PlayChooser:
         if best is not None:
             return best[1]
         # No sure winner: lead low, toward a partner's void, from a short side suit, without points.
-        partner_void = {s for seat, v in enumerate(obs.voids) if seat != obs.seat and team[seat] == me for s in v}
+        partner_void = {s for seat, v in enumerate(obs.voids) if v and seat != obs.seat and team[seat] == me
+                        for s in v}
         low_cost = t.low
         pick_cost, pick = 0, -1
         for s in suits:
@@ -348,8 +374,8 @@ class PlayChooser:
         for _, cards in trick:
             for c in cards:
                 on_table += pts[c]
-        seat, players = obs.seat, obs.players
-        opp_after = [s for s in ((seat + i) % players for i in range(1, players - len(trick))) if team[s] != me]
+        seat = obs.seat
+        opp_after = opponents_after(team, seat, len(trick))
         partner_wins = team[win_seat] == me
         partner_safe = partner_wins and (not opp_after or self._key_safe(obs, ctx, lead, best_key, opp_after))
         # a follow that does not beat scores ``feed * points - cost``
@@ -417,7 +443,8 @@ class PlayChooser:
             follows = legal.follows()
             cands = [p[0] for p in follows]
         else:
-            held = [c for c in t.desc[ls] if counts[c]]
+            desc = t.desc[ls]
+            held = list(compress(desc, map(counts.__getitem__, desc)))
             if len(held) > 1 or (held and counts[held[0]] > 1):
                 cands = held  # each code held, strongest first
             elif held:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
 from typing import Protocol
 
 import variants
@@ -87,6 +88,8 @@ class RandomBot:
 
 
 YONGZHOU_EAGERNESS = 0.5
+_GONE = 1 << 40
+"""The burial cost of a card no longer held."""
 BID_OFFSET = -30
 YZ_MIN = 100
 
@@ -107,9 +110,9 @@ class HeuristicBot:
     def _suit_strength(hand: Sequence[int], suit: int, level: int | None) -> float:
         """How good ``suit`` would be as trump: its cards, its pairs, its high cards."""
         score = 0.0
+        first = make_code(suit, 2) - 2  # the code of rank r is first + r
         for r in range(2, 15):
-            c = make_code(suit, r)
-            k = hand[c]
+            k = hand[first + r]
             if not k or r == level:
                 continue
             score += k + (0.5 if k >= 2 else 0) + (0.5 * k if r >= 13 else 0)
@@ -207,31 +210,38 @@ class HeuristicBot:
     # ------------------------------------------------------------ burying
 
     def bury(self, obs: Observation, size: int) -> list[int]:
+        """Card by card, the cheapest to lose: low, without points, not trump, not an A, from a
+        short suit (toward a void), a single rather than half a pair."""
         ctx = obs.ctx
         assert ctx is not None
         hand = list(obs.hand)
-        es, st, pts = ctx.esuit, ctx.tier, ctx.points
+        es, tier, pts = ctx.esuit, ctx.tier, ctx.points
+        held = list(compress(range(NCODES), hand))  # code order: the first of equal costs is buried
         suit_len = [0] * 5
-        for c in range(NCODES):
-            if hand[c]:
-                suit_len[es[c]] += hand[c]
+        for c in held:
+            suit_len[es[c]] += hand[c]
+        # twice the cost, so that a suit's length (counted 1.5 a card) stays an integer; kept up to date
+        # as cards go (a suit shorter by one: 3 less for its cards; a pair broken: 16 less)
+        costs = [2 * (tier[c] + pts[c] * 3 + (60 if es[c] == TRUMP else 15 if code_rank(c) == 14 else 0))
+                 + (16 if hand[c] >= 2 else 0) + (0 if es[c] == TRUMP else 3 * suit_len[es[c]]) for c in held]
+        members: dict[int, list[int]] = {}
+        for i, c in enumerate(held):
+            members.setdefault(es[c], []).append(i)
+        index = range(len(held))
         out: list[int] = []
         for _ in range(size):
-            best, best_cost = -1, 1e9
-            for c in range(NCODES):
-                k = hand[c]
-                if not k:
-                    continue
-                s = es[c]
-                cost = st[c] * 1.0 + pts[c] * 3 + (60 if s == TRUMP else 0) + (8 if k >= 2 else 0)
-                cost += suit_len[s] * 1.5 if s != TRUMP else 0
-                if code_rank(c) == 14 and s != TRUMP:
-                    cost += 15
-                if cost < best_cost:
-                    best, best_cost = c, cost
-            hand[best] -= 1
-            suit_len[es[best]] -= 1
-            out.append(best)
+            i = min(index, key=costs.__getitem__)  # the first of the cheapest
+            c = held[i]
+            out.append(c)
+            hand[c] -= 1
+            if not hand[c]:
+                costs[i] = _GONE
+            elif hand[c] == 1:
+                costs[i] -= 16
+            s = es[c]
+            if s != TRUMP:
+                for j in members[s]:
+                    costs[j] -= 3
         return out
 
     # ------------------------------------------------------------ playing
