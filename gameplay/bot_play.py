@@ -24,6 +24,7 @@ from operator import itemgetter, sub
 from typing import Any, NamedTuple
 
 import variants
+from gameplay.bot_follow import pair_throw_follows
 from gameplay.cards import NCODES, deck_codes, make_code, to_counts
 from gameplay.combos import Combo, Component, decompose_suit, highest_tractor_top, match_score
 from gameplay.legal_plays import LegalPlays
@@ -537,7 +538,9 @@ class PlayChooser:
             # the strongest (stable sorts of the cards, so equal cards keep the suit's order)
             return [first(sorted(held, key=key.__getitem__), counts, n) for key in (t.cheap, t.rich, t.neg_strength)]
         if len(suit) > n or extra:
-            follows = legal.follows()
+            follows = None if extra else pair_throw_follows(ctx, counts, lead)
+            if follows is None:
+                follows = legal.follows()
             if len(follows) <= 150:
                 return list(follows)
             rng = self.rng

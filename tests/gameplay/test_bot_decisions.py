@@ -11,7 +11,13 @@ from typing import Any
 
 import pytest
 
+from gameplay.bot_follow import pair_throw_follows
 from gameplay.bots import HeuristicBot, make_bot
+from gameplay.cards import deck_codes, to_counts
+from gameplay.combos import Component, classify, decompose
+from gameplay.legality import legal_follows
+from gameplay.order import Context
+from gameplay.rulesets import ruleset
 from gameplay.simulate import hand_seed, independent_config, make_hand, play_out
 from scoring.partnership import MatchState
 
@@ -99,3 +105,30 @@ def test_same_decisions_at_high_levels(variant: str, level: str) -> None:
     for i in range(40):
         state = MatchState(levels=(level, level), dealer=i % 4, hands_played=1)
         play_twins(variant, {}, 29, i, against_random=bool(i % 2), state=state)
+
+
+@pytest.mark.parametrize("variant", ["tractor", "chaodi", "red-five"])
+def test_pair_throw_follows_are_the_legal_follows(variant: str) -> None:
+    """The bot's listing of the follows of a throw of pairs and singles is ``legal_follows`` exactly
+    (same plays, same order) wherever it answers; elsewhere it declines (None)."""
+    rs = ruleset(variant)
+    rng = random.Random(5)
+    answered = 0
+    for _ in range(400):
+        ctx = Context(rs, "5" if rs.has_levels else None, rng.choice("SHCD"))
+        deck = deck_codes(rs.decks, rs.removed_ranks)
+        rng.shuffle(deck)
+        leader, follower = deck[:25], deck[25:50]
+        by_suit: dict[int, list[Component]] = {}
+        for comp in decompose(ctx, leader):
+            if comp.length == 1:
+                by_suit.setdefault(comp.suit, []).append(comp)
+        comps = max(by_suit.values(), key=len)
+        picked = rng.sample(comps, min(len(comps), rng.randint(1, 3)))
+        lead = classify(ctx, [c for comp in picked for c in comp.codes])
+        counts = to_counts(follower)
+        got = pair_throw_follows(ctx, counts, lead)
+        if got is not None:
+            answered += 1
+            assert got == list(legal_follows(ctx, counts, lead))
+    assert answered > 100
