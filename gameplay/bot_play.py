@@ -120,6 +120,36 @@ def teams(obs: Observation) -> tuple[int, ...]:
     return t
 
 
+_VOIDS: dict[tuple[tuple[int, ...], int, tuple[frozenset[int], ...]], tuple[frozenset[int], frozenset[int]]] = {}
+
+
+def voids(team: tuple[int, ...], seat: int, void: tuple[frozenset[int], ...]) -> tuple[frozenset[int], frozenset[int]]:
+    """The suits some opponent of ``seat`` is void in, and those its partners are void in."""
+    key = (team, seat, void)
+    hit = _VOIDS.get(key)
+    if hit is None:
+        me = team[seat]
+        if len(_VOIDS) > 4096:
+            _VOIDS.clear()
+        hit = _VOIDS[key] = (frozenset(s for other, v in enumerate(void) if team[other] != me for s in v),
+                             frozenset(s for other, v in enumerate(void) if other != seat and team[other] == me
+                                       for s in v))
+    return hit
+
+
+def lowest(t: Tables, suit: int, counts: Sequence[int]) -> tuple[int, int]:
+    """(cost, card) of the cheapest card of ``suit`` to lead low, ``counts`` its cards' counts in code
+    order (the first in code order of equal costs), before the suit's length and voids count."""
+    low = t.low
+    pick_cost, pick = 0, -1
+    for c, k in zip(t.by_code[suit], counts, strict=True):
+        if k:
+            cost = low[c] + (6 if k >= 2 else 0)
+            if pick < 0 or cost < pick_cost:
+                pick_cost, pick = cost, c
+    return pick_cost, pick
+
+
 _AFTER: dict[tuple[tuple[int, ...], int, int], list[int]] = {}
 
 
@@ -208,10 +238,12 @@ class PlayChooser:
         self.rng = rng
         self._ctx: Context | None = None
         self._suits: dict[tuple[int, tuple[int, ...]], list[Component]] = {}
+        self._lows: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
         self._obs: Observation | None = None
         self._unseen: list[int] | None = None
         self._max: dict[tuple[int, int], int] = {}
         self._desc: tuple[tuple[int, ...], ...] = ()
+        self._t: Tables | None = None  # this decision's tables
 
     # ------------------------------------------------------------ per decision
 
@@ -221,10 +253,12 @@ class PlayChooser:
         if ctx is not self._ctx:
             self._ctx = ctx
             self._suits = {}
+            self._lows = {}
         self._obs = obs
         self._unseen = None
         self._max = {}
-        self._desc = tables(ctx).desc
+        self._t = t = tables(ctx)
+        self._desc = t.desc
         if legal.is_lead:
             return self._lead(obs, ctx)
         return self._follow(obs, ctx, legal)
@@ -275,7 +309,8 @@ class PlayChooser:
         if aces and obs.tricks_played == 0:
             return (aces[0],)  # chaodi at A: the dealer side must show an A in the first trick (首尾出A)
         hand = obs.hand
-        t = tables(ctx)
+        t = self._t
+        assert t is not None
         es, st, pts = ctx.esuit, ctx.strength, ctx.points
         team = teams(obs)
         me = team[obs.seat]
@@ -285,7 +320,7 @@ class PlayChooser:
         # seed 001: the dealer side with a trump majority pulls trumps first
         my_trumps = sum(t.counts_of[TRUMP](hand))
         unseen_trumps = sum(t.counts_of[TRUMP](unseen))
-        opp_voids = {s for seat, v in enumerate(obs.voids) if v and team[seat] != me for s in v}
+        opp_voids, partner_voids = voids(team, obs.seat, obs.voids)
         throw_allowed = ctx.rules.throw_allowed
         pull = dealer_side and my_trumps > unseen_trumps * 0.6 and unseen_trumps
         best: tuple[float, Sequence[int]] | None = None
@@ -345,18 +380,16 @@ class PlayChooser:
         if best is not None:
             return best[1]
         # No sure winner: lead low, toward a partner's void, from a short side suit, without points.
-        partner_void = {s for seat, v in enumerate(obs.voids) if v and seat != obs.seat and team[seat] == me
-                        for s in v}
-        low_cost = t.low
+        lows = self._lows
         pick_cost, pick = 0, -1
         for s in suits:
             counts = t.counts_of[s](hand)
-            extra = sum(counts) - (25 if s in partner_void and s not in opp_voids and s != TRUMP else 0)
-            for c, k in zip(t.by_code[s], counts, strict=True):
-                if k:
-                    cost = low_cost[c] + extra + (6 if k >= 2 else 0)
-                    if pick < 0 or cost < pick_cost:
-                        pick_cost, pick = cost, c
+            cheapest = lows.get((s, counts))
+            if cheapest is None:
+                cheapest = lows[(s, counts)] = lowest(t, s, counts)
+            cost = cheapest[0] + sum(counts) - (25 if s in partner_voids and s not in opp_voids and s != TRUMP else 0)
+            if pick < 0 or cost < pick_cost:
+                pick_cost, pick = cost, cheapest[1]
         return (pick,)  # a held single is always a legal lead: no re-check
 
     # ------------------------------------------------------------ following
@@ -381,7 +414,9 @@ class PlayChooser:
         partner_safe = partner_wins and (not opp_after or self._key_safe(obs, ctx, lead, best_key, opp_after))
         # a follow that does not beat scores ``feed * points - cost``
         feed = 4 if partner_safe else -2 if partner_wins else -8  # partner may still win: some feeding
-        costs = tables(ctx).costs
+        t = self._t
+        assert t is not None
+        costs = t.costs
         aces = a_attempt_aces(obs)
         if lead.n == 1 and not aces:
             return self._follow_single(obs, ctx, legal, lead, best_key, opp_after, partner_safe, feed, on_table)
@@ -436,7 +471,8 @@ class PlayChooser:
         are the legal follows themselves, and the chosen one is returned as the very object listed
         (the hand need not check it again)."""
         ls = lead.suit
-        t = tables(ctx)
+        t = self._t
+        assert t is not None
         rules = ctx.rules
         follows: list[tuple[int, ...]] | None = None
         counts = legal.counts
@@ -499,7 +535,8 @@ class PlayChooser:
         rules = ctx.rules
         if n <= 2 and not (rules.must_beat_on_points or rules.no_gifting_points):
             counts = legal.counts
-            t = tables(ctx)
+            t = self._t
+            assert t is not None
             desc = t.desc[lead.suit]
             m = 0
             for c in desc:
@@ -526,7 +563,8 @@ class PlayChooser:
 
     def _candidates(self, ctx: Context, lead: Combo, legal: LegalPlays) -> list[Sequence[int]]:
         counts = legal.counts
-        t = tables(ctx)
+        t = self._t
+        assert t is not None
         n, ls = lead.n, lead.suit
         held = [c for c in ctx.suit_codes[ls] if counts[c]]
         suit = [c for c in held for _ in range(counts[c])]
