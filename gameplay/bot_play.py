@@ -37,6 +37,8 @@ from variants.options import OPTIONS
 __all__ = ["PlayChooser", "Tables", "is_sure", "tables"]
 
 CODES = range(NCODES)
+_NEVER = 1 << 20
+"""A strength above every card's."""
 
 
 class Tables(NamedTuple):
@@ -490,10 +492,14 @@ class PlayChooser:
                 others = list(compress(CODES, counts))
                 cands = [min(others, key=t.cheap.__getitem__), min(others, key=t.rich.__getitem__)]
                 if ls != TRUMP:
-                    cands.extend(c for c in ctx.suit_codes[TRUMP] if counts[c])
+                    trumps = ctx.suit_codes[TRUMP]
+                    cands.extend(compress(trumps, map(counts.__getitem__, trumps)))
         es, st, pts, costs = ctx.esuit, ctx.strength, ctx.points, t.costs
         ruffed, top = best_key
         best, best_score, index = -1, 0, 0
+        # what no unseen card beats (``_key_safe`` of a single): at least the highest unseen card of the
+        # led suit, none of them ruffed by an opponent after this seat; a ruff, the highest unseen trump
+        sure_follow = sure_ruff = -2  # not computed yet
         for i, c in enumerate(cands):
             e = es[c]
             if e == ls:
@@ -503,11 +509,19 @@ class PlayChooser:
             else:
                 beats = False
             cp = pts[c]
+            if beats and opp_after and not partner_safe and (sure_follow if e == ls else sure_ruff) == -2:
+                if e == ls:
+                    sure_follow = self._max_unseen(ctx, ls, 1)
+                    if ls != TRUMP and any(ls in obs.voids[s] for s in opp_after) and \
+                            self._max_unseen(ctx, TRUMP, 1) >= 0:
+                        sure_follow = _NEVER  # an opponent after this seat may ruff
+                else:
+                    sure_ruff = self._max_unseen(ctx, TRUMP, 1)
             if not beats:
                 score = feed * cp - costs[c]
             elif partner_safe:
                 score = cp * 4 - costs[c] - 20
-            elif not opp_after or self._key_safe(obs, ctx, lead, (0 if e == ls else 1, st[c]), opp_after):
+            elif not opp_after or st[c] >= (sure_follow if e == ls else sure_ruff):
                 score = 200 + (on_table + cp) * 4 - costs[c]
             elif on_table >= 10:
                 score = 60 + on_table * 2 - costs[c] - cp * 3
