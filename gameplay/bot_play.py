@@ -76,10 +76,30 @@ def _getter(codes: tuple[int, ...]) -> Callable[[Sequence[int]], Any]:
 
 
 def tables(ctx: Context) -> Tables:
-    """The heuristic's tables of ``ctx`` (built on first use, kept per context)."""
+    """The heuristic's tables of ``ctx`` (built on first use; shared by the contexts of one rule set,
+    level and trump, as the tables of :mod:`gameplay.combos` are)."""
     hit = _TABLES.get(id(ctx))
     if hit is not None and hit[0] is ctx:
         return hit[1]
+    key = (ctx.rules, ctx.level, ctx.trump)
+    try:
+        t = _BY_KEY.get(key)
+    except TypeError:  # rules that cannot be hashed: tables for this context alone
+        t = _build(ctx)
+    if t is None:
+        if len(_BY_KEY) > 256:
+            _BY_KEY.clear()
+        t = _BY_KEY[key] = _build(ctx)
+    if len(_TABLES) > 1024:
+        _TABLES.clear()
+    _TABLES[id(ctx)] = (ctx, t)
+    return t
+
+
+_BY_KEY: dict[object, Tables] = {}
+
+
+def _build(ctx: Context) -> Tables:
     es, st, pts = ctx.esuit, ctx.strength, ctx.points
     costs = [(st[c] % 32) + (30 if es[c] == TRUMP else 0) for c in CODES]
     low = [(st[c] % 32) + pts[c] * 4 + (40 if es[c] == TRUMP else 0) for c in CODES]
@@ -89,11 +109,7 @@ def tables(ctx: Context) -> Tables:
     order = tuple(tuple(sorted(ctx.suit_codes[s], key=lambda c: (-st[c], c))) for s in range(TRUMP + 1))
     cheap = [pts[c] * 4 + costs[c] for c in CODES]
     rich = [-pts[c] * 1000 + costs[c] for c in CODES]  # (-points, cost) as one number (costs < 1000)
-    t = Tables(costs, low, by_code, counts_of, desc, cheap, rich, [-x for x in st], order)
-    if len(_TABLES) > 256:
-        _TABLES.clear()
-    _TABLES[id(ctx)] = (ctx, t)
-    return t
+    return Tables(costs, low, by_code, counts_of, desc, cheap, rich, [-x for x in st], order)
 
 
 _FULL: dict[tuple[str, int, int], tuple[int, ...]] = {}
