@@ -1,4 +1,7 @@
-"""The legal follows of a throw of pairs and singles, listed for the heuristic bot without the general
+"""Follows the heuristic bot (:mod:`gameplay.bot_play`) considers: the legal follows of a throw of
+pairs and singles, the cheapest cards of a list, ruffs shaped like the lead.
+
+The legal follows of a throw of pairs and singles are listed for the heuristic bot without the general
 test of every sub-multiset: the same plays in the same order as
 :func:`gameplay.legality.legal_follows` (``tests/gameplay/test_bot_decisions.py`` compares them).
 
@@ -12,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from gameplay.combos import Combo
-from gameplay.order import Context
+from gameplay.combos import Combo, decompose_suit
+from gameplay.order import TRUMP, Context
 
-__all__ = ["pair_throw_follows"]
+__all__ = ["first", "pair_throw_follows", "ruffs"]
 
 
 def pair_throw_follows(ctx: Context, counts: Sequence[int], lead: Combo) -> list[tuple[int, ...]] | None:
@@ -66,3 +69,44 @@ def _walk(items: list[tuple[int, int]], cards_after: list[int], pairs_after: lis
         head = [c] * take
         for rest in _walk(items, cards_after, pairs_after, i + 1, size - take, need - (take == 2)):
             yield head + rest
+
+
+def first(codes: Sequence[int], counts: Sequence[int], k: int) -> tuple[int, ...]:
+    """The first ``k`` cards of ``codes``, each repeated as often as it is held."""
+    out: list[int] = []
+    for c in codes:
+        out += [c] * counts[c]
+        if len(out) >= k:
+            break
+    return tuple(out[:k])
+
+
+def ruffs(ctx: Context, lead: Combo, trumps: dict[int, int]) -> list[tuple[int, ...]]:
+    """Two all-trump plays shaped like the lead (lowest and highest components), if any."""
+    comps = decompose_suit(ctx, trumps, TRUMP)
+    st = ctx.strength
+    out = []
+    for high in (False, True):
+        left = dict(trumps)
+        play: list[int] = []
+        ok = True
+        for comp in lead.components:
+            if comp.width == 1:
+                continue
+            shaped = [c for c in comps if c.width >= comp.width and c.length >= comp.length
+                      and all(left.get(x, 0) >= comp.width for x in set(c.codes))]
+            if not shaped:
+                ok = False
+                break
+            pick = max(shaped, key=lambda c: c.top) if high else min(shaped, key=lambda c: c.top)
+            codes = sorted(set(pick.codes), key=st.__getitem__, reverse=high)[: comp.length]
+            for x in codes:
+                left[x] -= comp.width
+                play.extend([x] * comp.width)
+        if not ok:
+            break
+        rest = sorted((c for c, k in left.items() for _ in range(k)), key=st.__getitem__, reverse=high)
+        play.extend(rest[: lead.n - len(play)])
+        if len(play) == lead.n:
+            out.append(tuple(play))
+    return out

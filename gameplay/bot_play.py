@@ -5,14 +5,18 @@ The rules of thumb are those of the module docstring of :mod:`gameplay.bots`; th
 them cheaply and decides exactly as the straightforward version did (``tests/gameplay/reference_bot.py``
 keeps it; ``tests/gameplay/test_bot_decisions.py`` compares the two on every decision of seeded hands):
 
-- per context, tables of 54 entries are built once (:class:`Tables`: what a card costs, what leading
-  it low costs, each suit's codes in code order);
-- per seat, the decomposition of each suit it holds is kept with its points and cheapest low lead,
-  keyed by the suit's counts, so only the suits it played from are decomposed again;
-- the cards nobody has shown (unseen) are counted once per decision, and only when a decision needs them;
-- follows of a single, and of a pair by a hand holding a pair, are scored straight from the held
-  codes, in the order :func:`gameplay.legality.legal_follows` lists them, without listing follows;
-  other follows go through :class:`~gameplay.legal_plays.LegalPlays` as before.
+- per rule set, level and trump, tables of 54 entries are built once (:class:`Tables`: what a card
+  costs, what leading it low costs, sort keys, each suit's codes in code order and strongest first);
+- per seat, the decomposition of each suit it holds and its cheapest low lead are kept by the suit's
+  counts, so only the suits it played from are looked at again; a suit of singles is not decomposed
+  (its sure cards are its highest, found by one scan);
+- the cards nobody has shown (unseen) are counted once per decision, only when the decision needs
+  them, and the highest unseen card per suit and width once;
+- follows of a single are scored card by card in the order :func:`gameplay.legality.legal_follows`
+  lists them, without building the list (under 见分必打/不许送分 the list is asked for, and the chosen
+  play returned as the very object listed, so the hand does not check it again); the follows of a
+  throw of pairs and singles are listed by :func:`gameplay.bot_follow.pair_throw_follows`; other
+  follows come from :class:`~gameplay.legal_plays.LegalPlays` as before.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from operator import itemgetter, sub
 from typing import Any, NamedTuple
 
 import variants
-from gameplay.bot_follow import pair_throw_follows
+from gameplay.bot_follow import first, pair_throw_follows, ruffs
 from gameplay.cards import NCODES, deck_codes, make_code, to_counts
 from gameplay.combos import Combo, Component, decompose_suit, highest_tractor_top, match_score
 from gameplay.legal_plays import LegalPlays
@@ -630,16 +634,6 @@ class PlayChooser:
         return out
 
 
-def first(codes: Sequence[int], counts: Sequence[int], k: int) -> tuple[int, ...]:
-    """The first ``k`` cards of ``codes``, each repeated as often as it is held."""
-    out: list[int] = []
-    for c in codes:
-        out += [c] * counts[c]
-        if len(out) >= k:
-            break
-    return tuple(out[:k])
-
-
 def ace_bonus(obs: Observation, lead: Combo, aces: list[int], cand: Sequence[int]) -> int:
     """Chaodi at A: show an A in the first and the last trick; keep one for the last."""
     used = sum(1 for c in cand if c in aces)
@@ -649,34 +643,3 @@ def ace_bonus(obs: Observation, lead: Combo, aces: list[int], cand: Sequence[int
     if used >= len(aces) and len(aces) <= 2:
         return -80
     return 0
-
-
-def ruffs(ctx: Context, lead: Combo, trumps: dict[int, int]) -> list[tuple[int, ...]]:
-    """Two all-trump plays shaped like the lead (lowest and highest components), if any."""
-    comps = decompose_suit(ctx, trumps, TRUMP)
-    st = ctx.strength
-    out = []
-    for high in (False, True):
-        left = dict(trumps)
-        play: list[int] = []
-        ok = True
-        for comp in lead.components:
-            if comp.width == 1:
-                continue
-            shaped = [c for c in comps if c.width >= comp.width and c.length >= comp.length
-                      and all(left.get(x, 0) >= comp.width for x in set(c.codes))]
-            if not shaped:
-                ok = False
-                break
-            pick = max(shaped, key=lambda c: c.top) if high else min(shaped, key=lambda c: c.top)
-            codes = sorted(set(pick.codes), key=st.__getitem__, reverse=high)[: comp.length]
-            for x in codes:
-                left[x] -= comp.width
-                play.extend([x] * comp.width)
-        if not ok:
-            break
-        rest = sorted((c for c, k in left.items() for _ in range(k)), key=st.__getitem__, reverse=high)
-        play.extend(rest[: lead.n - len(play)])
-        if len(play) == lead.n:
-            out.append(tuple(play))
-    return out
