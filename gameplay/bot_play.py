@@ -408,6 +408,8 @@ class PlayChooser:
             counts = t.counts_of[s](hand)
             cheapest = lows.get((s, counts))
             if cheapest is None:
+                if len(lows) > 512:
+                    lows.clear()
                 cheapest = lows[(s, counts)] = lowest(t, s, counts)
             cost = cheapest[0] + sum(counts) - (25 if s in partner_voids and s not in opp_voids and s != TRUMP else 0)
             if pick < 0 or cost < pick_cost:
