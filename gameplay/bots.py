@@ -6,7 +6,8 @@ actions it is offered; it never touches the :class:`~gameplay.hand.Hand`.
   suit, buries toward voids without points, counts cards (what is unseen: not played, not in its
   own hand or kitty), leads sure winners and throws only when no unseen card can beat any part,
   protects its side's points, feeds points to a partner who is sure to win, and as dealer side with
-  a trump majority pulls trumps first (seed 001 tips).
+  a trump majority pulls trumps first (seed 001 tips). Its card play is :mod:`gameplay.bot_play`,
+  which decides exactly as the former code kept in ``tests/gameplay/reference_bot.py``.
 
 >>> sorted(BOTS)
 ['heuristic', 'random']
