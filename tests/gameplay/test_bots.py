@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from gameplay.bot_play import is_sure
 from gameplay.bots import HeuristicBot, RandomBot, make_bot
 from gameplay.config import HandConfig
 from gameplay.hand import Hand
@@ -116,8 +117,7 @@ def _safe(variant: str, level: str, trump: str, comp: str, unseen: str) -> bool:
 
     ctx = make_ctx(variant, level, trump)
     (c,) = decompose(ctx, parse_cards(comp))
-    bot = HeuristicBot(random.Random(0))
-    return bot._safe(ctx, c.top, c.width, c.length, c.suit, to_counts(parse_cards(unseen)))
+    return is_sure(ctx, c.top, c.width, c.length, c.suit, to_counts(parse_cards(unseen)))
 
 
 def test_heuristic_throw_safety_follows_the_throw_rule() -> None:

@@ -1,0 +1,112 @@
+"""Follows the heuristic bot (:mod:`gameplay.bot_play`) considers: the legal follows of a throw of
+pairs and singles, the cheapest cards of a list, ruffs shaped like the lead.
+
+The legal follows of a throw of pairs and singles are listed for the heuristic bot without the general
+test of every sub-multiset: the same plays in the same order as
+:func:`gameplay.legality.legal_follows` (``tests/gameplay/test_bot_decisions.py`` compares them).
+
+With the lead's components all pairs and singles and the follower holding no card three times, a
+follow of ``n`` cards of the suit shows the lead's structure as far as the hand allows exactly when it
+holds ``min(pairs led, pairs held)`` pairs: the sub-multisets are walked in the general order (the
+first cards taken as often as possible first) and branches that cannot reach that many pairs are cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from gameplay.combos import Combo, decompose_suit
+from gameplay.order import TRUMP, Context
+
+__all__ = ["first", "pair_throw_follows", "ruffs"]
+
+
+def pair_throw_follows(ctx: Context, counts: Sequence[int], lead: Combo) -> list[tuple[int, ...]] | None:
+    """The legal follows of ``lead`` (a throw or pair of units no wider than pairs) by a hand of
+    ``counts`` holding more cards of the suit than led, none of them three times; None when the
+    shape is another (tractors, triples: then ask :func:`~gameplay.legality.legal_follows`)."""
+    led_pairs = 0
+    for comp in lead.components:
+        if comp.length != 1 or comp.width > 2:
+            return None
+        if comp.width == 2:
+            led_pairs += 1
+    items = [(c, counts[c]) for c in reversed(ctx.suit_codes[lead.suit]) if counts[c]]  # strongest first
+    held_pairs = 0
+    for _, k in items:
+        if k > 2:
+            return None
+        if k == 2:
+            held_pairs += 1
+    n = lead.n
+    if sum(k for _, k in items) <= n:
+        return None
+    need = min(led_pairs, held_pairs)
+    cards_after = [0] * (len(items) + 1)  # cards and pairs held from item i on
+    pairs_after = [0] * (len(items) + 1)
+    for i in range(len(items) - 1, -1, -1):
+        k = items[i][1]
+        cards_after[i] = cards_after[i + 1] + k
+        pairs_after[i] = pairs_after[i + 1] + (k == 2)
+    out: list[tuple[int, ...]] = []
+    for sub in _walk(items, cards_after, pairs_after, 0, n, need):
+        out.append(tuple(sub))
+    return out
+
+
+def _walk(items: list[tuple[int, int]], cards_after: list[int], pairs_after: list[int], i: int, size: int,
+          need: int) -> Iterator[list[int]]:
+    """Sub-multisets of ``size`` cards of ``items[i:]`` with at least ``need`` pairs, each item taken
+    as often as possible first."""
+    if size == 0:
+        if need <= 0:
+            yield []
+        return
+    if cards_after[i] < size or pairs_after[i] < need:
+        return
+    c, k = items[i]
+    for take in range(min(k, size), -1, -1):
+        head = [c] * take
+        for rest in _walk(items, cards_after, pairs_after, i + 1, size - take, need - (take == 2)):
+            yield head + rest
+
+
+def first(codes: Sequence[int], counts: Sequence[int], k: int) -> tuple[int, ...]:
+    """The first ``k`` cards of ``codes``, each repeated as often as it is held."""
+    out: list[int] = []
+    for c in codes:
+        out += [c] * counts[c]
+        if len(out) >= k:
+            break
+    return tuple(out[:k])
+
+
+def ruffs(ctx: Context, lead: Combo, trumps: dict[int, int]) -> list[tuple[int, ...]]:
+    """Two all-trump plays shaped like the lead (lowest and highest components), if any."""
+    comps = decompose_suit(ctx, trumps, TRUMP)
+    st = ctx.strength
+    out = []
+    for high in (False, True):
+        left = dict(trumps)
+        play: list[int] = []
+        ok = True
+        for comp in lead.components:
+            if comp.width == 1:
+                continue
+            shaped = [c for c in comps if c.width >= comp.width and c.length >= comp.length
+                      and all(left.get(x, 0) >= comp.width for x in set(c.codes))]
+            if not shaped:
+                ok = False
+                break
+            pick = max(shaped, key=lambda c: c.top) if high else min(shaped, key=lambda c: c.top)
+            codes = sorted(set(pick.codes), key=st.__getitem__, reverse=high)[: comp.length]
+            for x in codes:
+                left[x] -= comp.width
+                play.extend([x] * comp.width)
+        if not ok:
+            break
+        rest = sorted((c for c, k in left.items() for _ in range(k)), key=st.__getitem__, reverse=high)
+        play.extend(rest[: lead.n - len(play)])
+        if len(play) == lead.n:
+            out.append(tuple(play))
+    return out

@@ -1,0 +1,647 @@
+"""How the heuristic bot (:mod:`gameplay.bots`) leads and follows: card counting, sure winners,
+throws, protecting and feeding points.
+
+The rules of thumb are those of the module docstring of :mod:`gameplay.bots`; this module computes
+them cheaply and decides exactly as the straightforward version did (``tests/gameplay/reference_bot.py``
+keeps it; ``tests/gameplay/test_bot_decisions.py`` compares the two on every decision of seeded hands):
+
+- per rule set, level and trump, tables of 54 entries are built once (:class:`Tables`: what a card
+  costs, what leading it low costs, sort keys, each suit's codes in code order and strongest first);
+- per seat, the decomposition of each suit it holds and its cheapest low lead are kept by the suit's
+  counts, so only the suits it played from are looked at again; a suit of singles is not decomposed
+  (its sure cards are its highest, found by one scan);
+- the cards nobody has shown (unseen) are counted once per decision, only when the decision needs
+  them, and the highest unseen card per suit and width once;
+- follows of a single are scored card by card in the order :func:`gameplay.legality.legal_follows`
+  lists them, without building the list (under 见分必打/不许送分 the list is asked for, and the chosen
+  play returned as the very object listed, so the hand does not check it again); the follows of a
+  throw of pairs and singles are listed by :func:`gameplay.bot_follow.pair_throw_follows`; other
+  follows come from :class:`~gameplay.legal_plays.LegalPlays` as before.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import itemgetter, sub
+from typing import Any, NamedTuple
+
+import variants
+from gameplay.bot_follow import first, pair_throw_follows, ruffs
+from gameplay.cards import NCODES, deck_codes, make_code, to_counts
+from gameplay.combos import Combo, Component, decompose_suit, highest_tractor_top, match_score
+from gameplay.legal_plays import LegalPlays
+from gameplay.observation import Observation
+from gameplay.order import TRUMP, Context
+from gameplay.rulesets import ruleset
+from gameplay.tricks import PlayKey, play_key
+from variants.options import OPTIONS
+
+__all__ = ["PlayChooser", "Tables", "is_sure", "tables"]
+
+CODES = range(NCODES)
+_NEVER = 1 << 20
+"""A strength above every card's."""
+
+
+class Tables(NamedTuple):
+    """Per-context constants of the heuristic's card play (immutable; one per context)."""
+
+    costs: list[int]
+    """What playing each card costs: its rank within its suit, trumps dearer."""
+    low: list[int]
+    """What leading it low costs, before its suit's length and a partner's void are counted."""
+    by_code: tuple[tuple[int, ...], ...]
+    """Each effective suit's codes in code order (how the heuristic walks a suit it holds)."""
+    counts_of: tuple[Callable[[Sequence[int]], Any], ...]
+    """Per effective suit, the counts of its codes (in code order) out of a hand: a cache key."""
+    desc: tuple[tuple[int, ...], ...]
+    """Each effective suit's codes strongest first (the order of ``legal_follows``)."""
+    cheap: list[int]
+    """A sort key: cheapest to give first (points count fourfold)."""
+    rich: list[int]
+    """A sort key: most points first, then cheapest."""
+    neg_strength: list[int]
+    """A sort key: strongest first."""
+    order: tuple[tuple[int, ...], ...]
+    """Each effective suit's codes strongest first, equal ones in code order (how a decomposition
+    lists singles)."""
+
+
+_TABLES: dict[int, tuple[Context, Tables]] = {}
+
+
+def _getter(codes: tuple[int, ...]) -> Callable[[Sequence[int]], Any]:
+    """The counts of ``codes`` out of a hand, as a tuple (``itemgetter`` of two codes or more)."""
+    if len(codes) >= 2:
+        return itemgetter(*codes)
+    return lambda hand: tuple(hand[c] for c in codes)
+
+
+def tables(ctx: Context) -> Tables:
+    """The heuristic's tables of ``ctx`` (built on first use; shared by the contexts of one rule set,
+    level and trump, as the tables of :mod:`gameplay.combos` are)."""
+    hit = _TABLES.get(id(ctx))
+    if hit is not None and hit[0] is ctx:
+        return hit[1]
+    key = (ctx.rules, ctx.level, ctx.trump)
+    try:
+        t = _BY_KEY.get(key)
+    except TypeError:  # rules that cannot be hashed: tables for this context alone
+        t = _build(ctx)
+    if t is None:
+        if len(_BY_KEY) > 256:
+            _BY_KEY.clear()
+        t = _BY_KEY[key] = _build(ctx)
+    if len(_TABLES) > 1024:
+        _TABLES.clear()
+    _TABLES[id(ctx)] = (ctx, t)
+    return t
+
+
+_BY_KEY: dict[object, Tables] = {}
+
+
+def _build(ctx: Context) -> Tables:
+    es, st, pts = ctx.esuit, ctx.strength, ctx.points
+    costs = [(st[c] % 32) + (30 if es[c] == TRUMP else 0) for c in CODES]
+    low = [(st[c] % 32) + pts[c] * 4 + (40 if es[c] == TRUMP else 0) for c in CODES]
+    by_code = tuple(tuple(sorted(ctx.suit_codes[s])) for s in range(TRUMP + 1))
+    counts_of = tuple(_getter(codes) for codes in by_code)
+    desc = tuple(tuple(reversed(ctx.suit_codes[s])) for s in range(TRUMP + 1))
+    order = tuple(tuple(sorted(ctx.suit_codes[s], key=lambda c: (-st[c], c))) for s in range(TRUMP + 1))
+    cheap = [pts[c] * 4 + costs[c] for c in CODES]
+    rich = [-pts[c] * 1000 + costs[c] for c in CODES]  # (-points, cost) as one number (costs < 1000)
+    return Tables(costs, low, by_code, counts_of, desc, cheap, rich, [-x for x in st], order)
+
+
+_FULL: dict[tuple[str, int, int], tuple[int, ...]] = {}
+_A_PASS: dict[str, bool] = {}
+_TEAMS: dict[tuple[str, int, int | None], tuple[int, ...]] = {}
+
+
+def full_counts(obs: Observation) -> tuple[int, ...]:
+    """The counts of every card of the hand's decks."""
+    key = (obs.variant, obs.players, obs.decks)
+    full = _FULL.get(key)
+    if full is None:
+        rs = ruleset(obs.variant, decks=key[2],
+                     players=obs.players if variants.get(obs.variant).variable_players else None)
+        full = tuple(to_counts(deck_codes(rs.decks, rs.removed_ranks)))
+        _FULL[key] = full
+    return full
+
+
+def teams(obs: Observation) -> tuple[int, ...]:
+    """``obs.team(seat)`` of every seat (it depends on the variant, the seats and the dealer)."""
+    key = (obs.variant, obs.players, obs.dealer)
+    t = _TEAMS.get(key)
+    if t is None:
+        t = _TEAMS[key] = tuple(obs.team(s) for s in range(obs.players))
+    return t
+
+
+_VOIDS: dict[tuple[tuple[int, ...], int, tuple[frozenset[int], ...]], tuple[frozenset[int], frozenset[int]]] = {}
+
+
+def voids(team: tuple[int, ...], seat: int, void: tuple[frozenset[int], ...]) -> tuple[frozenset[int], frozenset[int]]:
+    """The suits some opponent of ``seat`` is void in, and those its partners are void in."""
+    key = (team, seat, void)
+    hit = _VOIDS.get(key)
+    if hit is None:
+        me = team[seat]
+        if len(_VOIDS) > 4096:
+            _VOIDS.clear()
+        hit = _VOIDS[key] = (frozenset(s for other, v in enumerate(void) if team[other] != me for s in v),
+                             frozenset(s for other, v in enumerate(void) if other != seat and team[other] == me
+                                       for s in v))
+    return hit
+
+
+def lowest(t: Tables, suit: int, counts: Sequence[int]) -> tuple[int, int]:
+    """(cost, card) of the cheapest card of ``suit`` to lead low, ``counts`` its cards' counts in code
+    order (the first in code order of equal costs), before the suit's length and voids count."""
+    low = t.low
+    pick_cost, pick = 0, -1
+    for c, k in zip(t.by_code[suit], counts, strict=True):
+        if k:
+            cost = low[c] + (6 if k >= 2 else 0)
+            if pick < 0 or cost < pick_cost:
+                pick_cost, pick = cost, c
+    return pick_cost, pick
+
+
+_AFTER: dict[tuple[tuple[int, ...], int, int], list[int]] = {}
+
+
+def opponents_after(team: tuple[int, ...], seat: int, played: int) -> list[int]:
+    """The seats of another team than ``seat``'s still to play after it, ``played`` plays on the table
+    (do not change the list: it is shared)."""
+    key = (team, seat, played)
+    out = _AFTER.get(key)
+    if out is None:
+        players = len(team)
+        out = _AFTER[key] = [s for s in ((seat + i) % players for i in range(1, players - played))
+                             if team[s] != team[seat]]
+    return out
+
+
+def a_attempt_aces(obs: Observation) -> list[int]:
+    """Chaodi, the dealer side at A: the As this seat holds (RULES §6.2: an A in the first and the
+    last trick); empty otherwise."""
+    if obs.level != "A" or obs.dealer is None or obs.dealer % 2 != obs.seat % 2:
+        return []
+    on = _A_PASS.get(obs.variant)
+    if on is None:
+        a_pass = OPTIONS["a_pass_conditions"]  # the variant's default (chaodi): bots do not see options
+        on = _A_PASS[obs.variant] = bool(a_pass.applies_to(obs.variant) and a_pass.default(obs.variant))
+    if not on:
+        return []
+    return [make_code(s, 14) for s in range(4) if obs.hand[make_code(s, 14)]]
+
+
+def unseen_counts(obs: Observation) -> list[int]:
+    """Per code, the cards nobody has shown this seat: the decks less what was played, what it
+    holds, the kitty it buried and the cards on the table."""
+    un = list(map(sub, map(sub, full_counts(obs), obs.played), obs.hand))
+    kitty = obs.kitty
+    if kitty:
+        for c in kitty:
+            un[c] -= 1
+    for _, cards in obs.trick:
+        for c in cards:
+            un[c] -= 1
+    return un
+
+
+def max_unseen(ctx: Context, unseen: Sequence[int], suit: int, width: int) -> int:
+    """The strength of the highest card of ``suit`` unseen at least ``width`` times, or -1."""
+    st = ctx.strength
+    for c in tables(ctx).desc[suit]:
+        if unseen[c] >= width:
+            return st[c]
+    return -1
+
+
+def thresholds(ctx: Context, unseen: Sequence[int], suit: int) -> list[int]:
+    """:func:`max_unseen` of ``suit`` for every width 0…``ctx.max_width`` (one scan, strongest first)."""
+    st = ctx.strength
+    top = ctx.max_width
+    out = [-1] * (top + 1)
+    found = 0
+    for c in tables(ctx).desc[suit]:
+        u = unseen[c]
+        if u > found:
+            if u > top:
+                u = top
+            for w in range(found + 1, u + 1):
+                out[w] = st[c]
+            found = u
+            if found == top:
+                break
+    out[0] = out[1]
+    return out
+
+
+def is_sure(ctx: Context, top: int, width: int, length: int, suit: int, unseen: Sequence[int]) -> bool:
+    """Whether no unseen cards of ``suit`` can beat a component (``top``, ``width``, ``length``)."""
+    if length >= 2:
+        nodes = [c for c in ctx.suit_codes[suit] if unseen[c] >= width]
+        best = highest_tractor_top(ctx, nodes, length)
+        return best is None or best <= top
+    return max_unseen(ctx, unseen, suit, width) <= top
+
+
+class PlayChooser:
+    """The card play of one heuristic seat; ``rng`` draws among very many follows."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self._ctx: Context | None = None
+        self._suits: dict[tuple[int, tuple[int, ...]], list[Component]] = {}
+        self._lows: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
+        self._obs: Observation | None = None
+        self._unseen: list[int] | None = None
+        self._max: dict[tuple[int, int], int] = {}
+        self._desc: tuple[tuple[int, ...], ...] = ()
+        self._t: Tables | None = None  # this decision's tables
+
+    # ------------------------------------------------------------ per decision
+
+    def play(self, obs: Observation, legal: LegalPlays) -> Sequence[int]:
+        ctx = obs.ctx
+        assert ctx is not None
+        if ctx is not self._ctx:
+            self._ctx = ctx
+            self._suits = {}
+            self._lows = {}
+        self._obs = obs
+        self._unseen = None
+        self._max = {}
+        self._t = t = tables(ctx)
+        self._desc = t.desc
+        if legal.is_lead:
+            return self._lead(obs, ctx)
+        return self._follow(obs, ctx, legal)
+
+    def unseen(self) -> list[int]:
+        """This decision's unseen counts (computed on first use)."""
+        un = self._unseen
+        if un is None:
+            assert self._obs is not None
+            un = self._unseen = unseen_counts(self._obs)
+        return un
+
+    def _max_unseen(self, ctx: Context, suit: int, width: int) -> int:
+        key = (suit, width)
+        cache = self._max
+        best = cache.get(key)
+        if best is None:
+            unseen = self._unseen
+            if unseen is None:
+                unseen = self.unseen()
+            best = -1
+            for c in self._desc[suit]:
+                if unseen[c] >= width:
+                    best = ctx.strength[c]
+                    break
+            cache[key] = best
+        return best
+
+    def _sure(self, ctx: Context, top: int, width: int, length: int, suit: int) -> bool:
+        if length >= 2:
+            return is_sure(ctx, top, width, length, suit, self.unseen())
+        return self._max_unseen(ctx, suit, width) <= top
+
+    def _decomposition(self, ctx: Context, t: Tables, hand: Sequence[int], suit: int) -> list[Component]:
+        """:func:`gameplay.combos.decompose_suit` of the cards of ``suit`` in ``hand`` (kept by their counts)."""
+        key = (suit, t.counts_of[suit](hand))
+        comps = self._suits.get(key)
+        if comps is None:
+            if len(self._suits) > 512:
+                self._suits.clear()
+            comps = self._suits[key] = decompose_suit(ctx, {c: hand[c] for c in t.by_code[suit] if hand[c]}, suit)
+        return comps
+
+    # ------------------------------------------------------------ leading
+
+    def _lead(self, obs: Observation, ctx: Context) -> Sequence[int]:
+        aces = a_attempt_aces(obs)
+        if aces and obs.tricks_played == 0:
+            return (aces[0],)  # chaodi at A: the dealer side must show an A in the first trick (首尾出A)
+        hand = obs.hand
+        t = self._t
+        assert t is not None
+        es, st, pts = ctx.esuit, ctx.strength, ctx.points
+        team = teams(obs)
+        me = team[obs.seat]
+        suits = dict.fromkeys(map(es.__getitem__, compress(CODES, hand)))  # in the order of their first codes
+        dealer_side = obs.dealer is not None and team[obs.dealer] == me
+        unseen = self.unseen()
+        # seed 001: the dealer side with a trump majority pulls trumps first
+        my_trumps = sum(t.counts_of[TRUMP](hand))
+        unseen_trumps = sum(t.counts_of[TRUMP](unseen))
+        opp_voids, partner_voids = voids(team, obs.seat, obs.voids)
+        throw_allowed = ctx.rules.throw_allowed
+        pull = dealer_side and my_trumps > unseen_trumps * 0.6 and unseen_trumps
+        best: tuple[float, Sequence[int]] | None = None
+        for s in suits:
+            if s != TRUMP and unseen_trumps > 0 and s in opp_voids:
+                continue  # opponents may ruff: nothing of this suit is sure
+            score: float
+            if max(t.counts_of[s](hand)) < 2:
+                # singles only: the sure ones are the highest, in the decomposition's order
+                top = self._max_unseen(ctx, s, 1)
+                sure = []
+                for c in t.order[s]:
+                    if hand[c]:
+                        if st[c] < top:
+                            break
+                        sure.append(c)
+                if not sure:
+                    continue
+                if throw_allowed and len(sure) >= 2:
+                    score = 100 + len(sure) * 3 + sum(pts[c] for c in sure)
+                    if best is None or score > best[0]:
+                        best = (score, tuple(sure))
+                for c in sure:
+                    score = 56 + pts[c] * 0.3  # 50 + 6 a card
+                    if s == TRUMP:
+                        score -= 20
+                        if pull:
+                            score += 35
+                    if best is None or score > best[0]:
+                        best = (score, (c,))
+                continue
+            comps = self._decomposition(ctx, t, hand, s)
+            thr = [self._max_unseen(ctx, s, w) for w in range(ctx.max_width + 1)]
+            safe = [c for c in comps if (c.top >= thr[c.width] if c.length < 2
+                                         else is_sure(ctx, c.top, c.width, c.length, s, unseen))]
+            if safe:
+                if throw_allowed and len(safe) >= 2:
+                    codes = tuple(x for c in safe for x in c.codes)
+                    score = 100 + len(codes) * 3 + sum(pts[x] for x in codes)
+                    if best is None or score > best[0]:
+                        best = (score, codes)
+                for comp in safe:
+                    score = 50 + comp.size * 6 + sum(pts[x] for x in comp.codes) * 0.3
+                    if s == TRUMP:
+                        score -= 20
+                        if pull:
+                            score += 35
+                    if best is None or score > best[0]:
+                        best = (score, comp.codes)
+            if s == TRUMP and dealer_side and my_trumps >= unseen_trumps and unseen_trumps:
+                pairs = [c for c in comps if c.width >= 2]
+                if pairs:
+                    low = min(pairs, key=lambda c: c.top)
+                    score = 45 + low.size
+                    if best is None or score > best[0]:
+                        best = (score, low.codes)
+        if best is not None:
+            return best[1]
+        # No sure winner: lead low, toward a partner's void, from a short side suit, without points.
+        lows = self._lows
+        pick_cost, pick = 0, -1
+        for s in suits:
+            counts = t.counts_of[s](hand)
+            cheapest = lows.get((s, counts))
+            if cheapest is None:
+                if len(lows) > 512:
+                    lows.clear()
+                cheapest = lows[(s, counts)] = lowest(t, s, counts)
+            cost = cheapest[0] + sum(counts) - (25 if s in partner_voids and s not in opp_voids and s != TRUMP else 0)
+            if pick < 0 or cost < pick_cost:
+                pick_cost, pick = cost, cheapest[1]
+        return (pick,)  # a held single is always a legal lead: no re-check
+
+    # ------------------------------------------------------------ following
+
+    def _follow(self, obs: Observation, ctx: Context, legal: LegalPlays) -> Sequence[int]:
+        lead = obs.lead
+        assert lead is not None
+        pts, st = ctx.points, ctx.strength
+        team = teams(obs)
+        me = team[obs.seat]
+        trick = obs.trick
+        best_key = obs.winning_key
+        win_seat = obs.winning
+        assert best_key is not None and win_seat is not None
+        on_table = 0
+        for _, cards in trick:
+            for c in cards:
+                on_table += pts[c]
+        seat = obs.seat
+        opp_after = opponents_after(team, seat, len(trick))
+        partner_wins = team[win_seat] == me
+        partner_safe = partner_wins and (not opp_after or self._key_safe(obs, ctx, lead, best_key, opp_after))
+        # a follow that does not beat scores ``feed * points - cost``
+        feed = 4 if partner_safe else -2 if partner_wins else -8  # partner may still win: some feeding
+        t = self._t
+        assert t is not None
+        costs = t.costs
+        aces = a_attempt_aces(obs)
+        if lead.n == 1 and not aces:
+            return self._follow_single(obs, ctx, legal, lead, best_key, opp_after, partner_safe, feed, on_table)
+        comps = lead.components
+        unit = len(comps) == 1 and comps[0].length == 1  # a single, pair or triple: keys without play_key
+        cands = self._unit_candidates(ctx, lead, legal) if unit else self._candidates(ctx, lead, legal)
+        ls, n = lead.suit, lead.n
+        es = ctx.esuit
+        choice: tuple[float, Sequence[int]] | None = None
+        for cand in cands:
+            key: PlayKey | None
+            c0 = cand[0]
+            if len(cand) == 1:
+                cp = pts[c0]
+                cost = costs[c0]
+            else:
+                cp = 0
+                cost = 0
+                for c in cand:
+                    cp += pts[c]
+                    cost += costs[c]
+            if not unit:
+                key = play_key(ctx, lead, cand)
+            else:
+                e0 = es[c0]
+                key = None
+                if (e0 == ls or (e0 == TRUMP and ls != TRUMP)) and len(cand) == n and cand.count(c0) == n:
+                    key = (0 if e0 == ls else 1, st[c0])
+            if key is not None and key > best_key:
+                if partner_safe:
+                    score = cp * 4 - cost - 20
+                elif not opp_after or self._key_safe(obs, ctx, lead, key, opp_after):
+                    score = 200 + (on_table + cp) * 4 - cost
+                elif on_table >= 10:
+                    score = 60 + on_table * 2 - cost - cp * 3
+                else:
+                    score = -cost - cp * 5 - 5
+            else:
+                score = feed * cp - cost
+            if aces:
+                score += ace_bonus(obs, lead, aces, cand)
+            if choice is None or score > choice[0]:
+                choice = (score, cand)
+        assert choice is not None
+        return choice[1]
+
+    def _follow_single(self, obs: Observation, ctx: Context, legal: LegalPlays, lead: Combo,
+                       best_key: PlayKey, opp_after: Sequence[int], partner_safe: bool, feed: int,
+                       on_table: int) -> Sequence[int]:
+        """A follow of a single lead, scored card by card in the order of ``legal_follows`` (the same
+        choice as :meth:`_follow` over the candidate tuples). Under 见分必打 or 不许送分 the candidates
+        are the legal follows themselves, and the chosen one is returned as the very object listed
+        (the hand need not check it again)."""
+        ls = lead.suit
+        t = self._t
+        assert t is not None
+        rules = ctx.rules
+        follows: list[tuple[int, ...]] | None = None
+        counts = legal.counts
+        if rules.must_beat_on_points or rules.no_gifting_points:
+            follows = legal.follows()
+            cands = [p[0] for p in follows]
+        else:
+            desc = t.desc[ls]
+            held = list(compress(desc, map(counts.__getitem__, desc)))
+            if len(held) > 1 or (held and counts[held[0]] > 1):
+                cands = held  # each code held, strongest first
+            elif held:
+                return (held[0],)  # the only card of the suit: forced
+            else:  # void: the cheapest and the point-richest other card, and each trump held
+                others = list(compress(CODES, counts))
+                cands = [min(others, key=t.cheap.__getitem__), min(others, key=t.rich.__getitem__)]
+                if ls != TRUMP:
+                    trumps = ctx.suit_codes[TRUMP]
+                    cands.extend(compress(trumps, map(counts.__getitem__, trumps)))
+        es, st, pts, costs = ctx.esuit, ctx.strength, ctx.points, t.costs
+        ruffed, top = best_key
+        best, best_score, index = -1, 0, 0
+        # what no unseen card beats (``_key_safe`` of a single): at least the highest unseen card of the
+        # led suit, none of them ruffed by an opponent after this seat; a ruff, the highest unseen trump
+        sure_follow = sure_ruff = -2  # not computed yet
+        for i, c in enumerate(cands):
+            e = es[c]
+            if e == ls:
+                beats = not ruffed and st[c] > top
+            elif e == TRUMP:  # a ruff (a side suit was led)
+                beats = not ruffed or st[c] > top
+            else:
+                beats = False
+            cp = pts[c]
+            if beats and opp_after and not partner_safe and (sure_follow if e == ls else sure_ruff) == -2:
+                if e == ls:
+                    sure_follow = self._max_unseen(ctx, ls, 1)
+                    if ls != TRUMP and any(ls in obs.voids[s] for s in opp_after) and \
+                            self._max_unseen(ctx, TRUMP, 1) >= 0:
+                        sure_follow = _NEVER  # an opponent after this seat may ruff
+                else:
+                    sure_ruff = self._max_unseen(ctx, TRUMP, 1)
+            if not beats:
+                score = feed * cp - costs[c]
+            elif partner_safe:
+                score = cp * 4 - costs[c] - 20
+            elif not opp_after or st[c] >= (sure_follow if e == ls else sure_ruff):
+                score = 200 + (on_table + cp) * 4 - costs[c]
+            elif on_table >= 10:
+                score = 60 + on_table * 2 - costs[c] - cp * 3
+            else:
+                score = -costs[c] - cp * 5 - 5
+            if best < 0 or score > best_score:
+                best, best_score, index = c, score, i
+        return (best,) if follows is None else follows[index]
+
+    def _key_safe(self, obs: Observation, ctx: Context, lead: Combo, key: PlayKey, opp_after: Sequence[int]) -> bool:
+        """Whether no unseen card of the led structure can beat ``key`` (ruffs included)."""
+        comp = lead.components[0]
+        ruff, top = key
+        if ruff == 0:
+            if not self._sure(ctx, top, comp.width, comp.length, lead.suit):
+                return False
+            if lead.suit != TRUMP and any(lead.suit in obs.voids[s] for s in opp_after):
+                return self._max_unseen(ctx, TRUMP, comp.width) < 0  # no trump unseen that often
+            return True
+        return self._sure(ctx, top, comp.width, comp.length, TRUMP)
+
+    def _unit_candidates(self, ctx: Context, lead: Combo, legal: LegalPlays) -> Sequence[Sequence[int]]:
+        """The follows worth scoring of a single, pair or triple lead."""
+        n = lead.n
+        rules = ctx.rules
+        if n <= 2 and not (rules.must_beat_on_points or rules.no_gifting_points):
+            counts = legal.counts
+            t = self._t
+            assert t is not None
+            desc = t.desc[lead.suit]
+            m = 0
+            for c in desc:
+                m += counts[c]
+            if m > n:
+                # what legal_follows lists: each code held (a single), each pair held (a pair)
+                if n == 1:
+                    return [(c,) for c in desc if counts[c]]
+                pairs = [(c, c) for c in desc if counts[c] >= 2]
+                if pairs:
+                    return pairs
+            elif n == 1:
+                if m == 1:
+                    return [(next(c for c in desc if counts[c]),)]
+                # void: the cheapest and the point-richest other card, and each trump held
+                pts, costs = ctx.points, t.costs
+                others = list(compress(CODES, counts))
+                out: list[tuple[int, ...]] = [(min(others, key=lambda c: pts[c] * 4 + costs[c]),),
+                                              (min(others, key=lambda c: (-pts[c], costs[c])),)]
+                if lead.suit != TRUMP:
+                    out.extend((c,) for c in ctx.suit_codes[TRUMP] if counts[c])
+                return out
+        return self._candidates(ctx, lead, legal)
+
+    def _candidates(self, ctx: Context, lead: Combo, legal: LegalPlays) -> list[Sequence[int]]:
+        counts = legal.counts
+        t = self._t
+        assert t is not None
+        n, ls = lead.n, lead.suit
+        held = [c for c in ctx.suit_codes[ls] if counts[c]]
+        suit = [c for c in held for _ in range(counts[c])]
+        extra = ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points
+        if len(suit) > n and n > 1 and not extra and (
+                all(c.width == 1 for c in lead.components)
+                or not any(match_score(ctx, lead, {c: counts[c] for c in held}))):
+            # no structure to match: any n cards of the suit follow legally — the cheapest, the richest,
+            # the strongest (stable sorts of the cards, so equal cards keep the suit's order)
+            return [first(sorted(held, key=key.__getitem__), counts, n) for key in (t.cheap, t.rich, t.neg_strength)]
+        if len(suit) > n or extra:
+            follows = None if extra else pair_throw_follows(ctx, counts, lead)
+            if follows is None:
+                follows = legal.follows()
+            if len(follows) <= 150:
+                return list(follows)
+            rng = self.rng
+            return [follows[rng.randrange(len(follows))] for _ in range(40)]
+        # Short of the led suit: all of it, plus the cheapest or the point-richest filler, plus ruffs.
+        es = ctx.esuit
+        others = [c for c in compress(CODES, counts) if es[c] != ls]
+        fill = n - len(suit)
+        out: list[Sequence[int]] = [tuple(suit) + first(sorted(others, key=key.__getitem__), counts, fill)
+                                    for key in (t.cheap, t.rich)]
+        if not suit and ls != TRUMP:
+            trumps = {c: counts[c] for c in ctx.suit_codes[TRUMP] if counts[c]}
+            if sum(trumps.values()) >= fill:
+                if n == 1:
+                    out.extend((c,) for c in trumps)
+                else:
+                    for ruff in ruffs(ctx, lead, trumps):
+                        out.append(ruff)
+        return out
+
+
+def ace_bonus(obs: Observation, lead: Combo, aces: list[int], cand: Sequence[int]) -> int:
+    """Chaodi at A: show an A in the first and the last trick; keep one for the last."""
+    used = sum(1 for c in cand if c in aces)
+    last = sum(obs.hand) == lead.n
+    if last or (obs.tricks_played == 0 and not any(c in aces for _, p in obs.trick for c in p)):
+        return 150 if used else 0
+    if used >= len(aces) and len(aces) <= 2:
+        return -80
+    return 0
