@@ -473,8 +473,9 @@ def classify(ctx: Context, codes: Sequence[int]) -> Combo:
                 if nodes[i + 1] not in adj[nodes[i]]:
                     run = False
                     break
-            if run:  # adjacent tiers have distinct strengths: strongest first is the nodes reversed
-                ordered = tuple([c for c in reversed(nodes) for _ in range(w)])
+            if run:  # adjacent tiers have distinct strengths: strongest first is the nodes reversed,
+                # each w times (a sort of the codes, cheaper than building the list of repeats)
+                ordered = tuple(sorted(codes, key=st.__getitem__, reverse=True))
                 comp = _tuple_new(Component, (s, w, m, st[nodes[-1]], ordered))
                 return new_combo(s, "tractor", (comp,), ordered)
     comps = tuple(decompose_suit(ctx, cnt, s))
