@@ -187,6 +187,11 @@ def _render_in_thread(**params: str) -> None:
         connection.close()  # the thread's own database connection
 
 
+def render_thread_start(params: dict[str, str]) -> None:
+    """Render in a background thread of this process (no broker): the request answers at once."""
+    threading.Thread(target=_render_in_thread, kwargs=params, name="pdf-render", daemon=True).start()
+
+
 def pdf_render_schedule(*, path: str, query: str, language: str, base_url: str) -> bool:
     """Schedule a render of the document unless one is running; True if this call scheduled it.
 
@@ -212,7 +217,7 @@ def pdf_render_schedule(*, path: str, query: str, language: str, base_url: str) 
         if app.conf.task_always_eager and not getattr(settings, "PDF_RENDER_THREAD", True):
             pdf_render_task.apply(kwargs=params)
         else:
-            threading.Thread(target=_render_in_thread, kwargs=params, name="pdf-render", daemon=True).start()
+            render_thread_start(params)
         return True
     except BaseException:
         render_lock_release(key)
