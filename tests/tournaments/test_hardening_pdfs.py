@@ -197,3 +197,15 @@ def test_without_a_broker_a_real_background_thread_renders_and_stores(transactio
         time.sleep(0.1)
     answer = Client().get(url)
     assert answer.status_code == 200 and "王小明 & 李华" in pdf_text(answer.content)
+
+
+def test_the_cleanup_deletes_stored_renders_nobody_asked_for(client: Client, cup: Fixture, settings: Any) -> None:
+    from safety.cleanup import run_cleanup
+
+    url = reverse("print-standings-pdf", args=[cup.tournament.pk])
+    client.get(url)
+    client.get(url, {"stage": cup.stage.pk})
+    old, kept = store_files()
+    then = time.time() - settings.PDF_CACHE_SECONDS - 1
+    os.utime(old, (then, then))
+    assert run_cleanup()["pdf_renders"] == 1 and store_files() == [kept]

@@ -147,6 +147,26 @@ def render_lock_release(key: str) -> None:
     _lock_path(key).unlink(missing_ok=True)
 
 
+def pdf_store_cleanup() -> int:
+    """Delete stored renders not replaced for ``PDF_CACHE_SECONDS`` (documents nobody asks for any
+    more, addresses with odd queries), stale locks and temporary files left by a killed render.
+    Answers how many files went (the clean-up's ``pdf_renders`` step)."""
+    folder = _store_dir()
+    if not folder.exists():
+        return 0
+    now = time.time()
+    deleted = 0
+    for file in folder.iterdir():
+        limit = RENDER_LOCK_SECONDS if file.suffix == ".lock" or file.name.startswith(".tmp-") else _keep()
+        try:
+            if now - file.stat().st_mtime > limit:
+                file.unlink()
+                deleted += 1
+        except FileNotFoundError:
+            pass
+    return deleted
+
+
 # --------------------------------------------------------------------------- the render, off the request path
 
 def _render_request(*, path: str, query: str, base_url: str) -> WSGIRequest:
