@@ -292,7 +292,14 @@ def main() -> int:
                 ["nice", "-n", "10", str(Path(sys.executable).parent / "celery"), "-A", "config.celery_app", "worker",
                  "--concurrency", "1", "--pool", "prefork", "--loglevel", "WARNING", "--without-gossip",
                  "--without-mingle", "--without-heartbeat", "-n", f"bench-{os.getpid()}@%h"],
-                cwd=ROOT, env=env, start_new_session=True)
+                cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL)
+            from config.celery_app import app  # the worker's start-up is not measured: wait for its answer
+
+            for _ in range(60):
+                if app.control.ping(timeout=1.0):
+                    break
+            else:
+                raise SystemExit("the Celery worker did not answer")
         # Warm every worker (imports, first connections) before measuring.
         for _ in range(4 * args.workers):
             request(port, "GET", f"/tournaments/{world['tournament']}/standings/")
@@ -316,8 +323,8 @@ def main() -> int:
         load = " ".join(f"{x:.2f}" for x in os.getloadavg())
         renders = "a Celery worker (nice 10) on " + args.broker if args.worker else "a thread, no broker"
         print(f"gunicorn {args.workers} workers on 127.0.0.1:{port}; PostgreSQL; think time {args.think:g} s; "
-              f"visitors' PDF renders: {renders}; "
-              f"load average {load} on {os.cpu_count()} CPUs (absolute figures depend on it: compare ratios)")
+              + (f"visitors' PDF renders: {renders}; " if args.pdf_visitors else "")
+              + f"load average {load} on {os.cpu_count()} CPUs (absolute figures depend on it: compare ratios)")
         print(hand_stats.line(f"hand entry, {args.scorers} scorers"
                               + (f", {args.pdf_visitors} anonymous PDF visitors" if args.pdf_visitors else ""),
                               seconds))
