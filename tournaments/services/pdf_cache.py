@@ -200,9 +200,14 @@ def pdf_render_latest(*, path: str, query: str, language: str, base_url: str) ->
         render_lock_release(key)
 
 
+# One background render at a time per web process (documents asked for together wait their turn).
+_THREAD_SLOT = threading.Lock()
+
+
 def _render_in_thread(**params: str) -> None:
     try:
-        pdf_render_latest(**params)
+        with _THREAD_SLOT:
+            pdf_render_latest(**params)
     finally:
         connection.close()  # the thread's own database connection
 
