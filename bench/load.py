@@ -67,14 +67,14 @@ def recreate_database(name: str, drop_only: bool = False) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def environment(db: str, media: str, broker: str = "") -> dict[str, str]:
+def environment(db: str, media: str, broker: str = "", cache_url: str = "") -> dict[str, str]:
     results = ""
     if broker:
         base, _sep, number = broker.rpartition("/")
         results = f"{base}/{int(number or 0) + 1}"
     return {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local", "DEBUG": "false",
             "DATABASE_URL": f"{PG}/{db}", "CELERY_BROKER_URL": broker, "CELERY_RESULT_BACKEND": results,
-            "MEDIA_ROOT": media, "LOG_LEVEL": "ERROR",
+            "MEDIA_ROOT": media, "CACHE_URL": cache_url, "LOG_LEVEL": "ERROR",
             "SECRET_KEY": secrets.token_urlsafe(40), "CONN_MAX_AGE": "60", "ALLOWED_HOSTS": "127.0.0.1,localhost",
             # each PDF visitor has an address of its own (the rate limit is per address)
             "TRUSTED_PROXY_HEADER": "X-Forwarded-For"}
@@ -260,13 +260,19 @@ def main() -> int:
                         help="a Redis broker and a Celery worker (nice 10) for the PDF renders (default: no broker)")
     parser.add_argument("--broker", default="redis://127.0.0.1:6379/0",
                         help="the broker with --worker (results in the next database number)")
+    parser.add_argument("--cache-url", default="",
+                        help="a shared Redis cache for the web processes (CACHE_URL; emptied first), as in production")
     args = parser.parse_args()
     assert args.db.replace("_", "").isalnum(), "a plain database name, please"
 
     media = tempfile.mkdtemp(prefix="bench-media-")
-    env = environment(args.db, media, args.broker if args.worker else "")
+    env = environment(args.db, media, args.broker if args.worker else "", args.cache_url)
     os.environ.update(env)
     recreate_database(args.db)
+    if args.cache_url:
+        import redis
+
+        redis.Redis.from_url(args.cache_url).flushdb()  # no rate-limit counts left by an earlier run
     gunicorn = worker = None
     try:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
@@ -324,6 +330,7 @@ def main() -> int:
         renders = "a Celery worker (nice 10) on " + args.broker if args.worker else "a thread, no broker"
         print(f"gunicorn {args.workers} workers on 127.0.0.1:{port}; PostgreSQL; think time {args.think:g} s; "
               + (f"visitors' PDF renders: {renders}; " if args.pdf_visitors else "")
+              + (f"shared cache {args.cache_url}; " if args.cache_url else "")
               + f"load average {load} on {os.cpu_count()} CPUs (absolute figures depend on it: compare ratios)")
         print(hand_stats.line(f"hand entry, {args.scorers} scorers"
                               + (f", {args.pdf_visitors} anonymous PDF visitors" if args.pdf_visitors else ""),
