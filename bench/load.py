@@ -1,7 +1,8 @@
 """Load benchmark: N concurrent scorers recording hands over HTTP against gunicorn on PostgreSQL.
 
     .venv/bin/python bench/load.py [--scorers 32] [--hands 25] [--readers 8] [--reads 400] [--workers 4]
-                                   [--think 0] [--db shengji_bench] [--keep]
+                                   [--think 0] [--db shengji_bench] [--keep] [--pdf-visitors 0]
+                                   [--worker [--broker redis://127.0.0.1:6379/0]]
 
 It creates a scratch database (``--db``, dropped and re-created; PostgreSQL at 127.0.0.1:5432, user
 postgres), migrates it, builds a running tournament with one match per scorer, gives each scorer a
@@ -13,8 +14,14 @@ and then:
    within one think time), all released together;
 2. standings: ``--readers`` clients GET the standings page and the standings API ``--reads`` times in all.
 
-It prints p50/p95/p99 latency, throughput and errors for each, stops gunicorn and drops the database
-(unless ``--keep``). Bounded: at most scorers × hands + reads requests, and a 300 s overall limit.
+With ``--pdf-visitors N``, N anonymous visitors reload the standings PDF during step 1. With
+``--worker``, the site gets a Redis broker (``--broker``; results in the next database number) and a
+Celery worker (1 process, ``nice -n 10``) renders the visitors' PDFs; without it there is no broker and
+the renders run in a background thread of a gunicorn worker. Stored renders go to a temporary
+``MEDIA_ROOT``, removed at the end.
+
+It prints p50/p95/p99 latency, throughput and errors for each, stops gunicorn (and the worker) and
+drops the database (unless ``--keep``). Bounded: at most scorers × hands + reads requests, and a 300 s overall limit.
 Target: hand entry p95 ≤ 50 ms at 32 concurrent scorers, 0 errors.
 """
 
@@ -26,14 +33,17 @@ import json
 import os
 import random
 import secrets
+import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -57,9 +67,14 @@ def recreate_database(name: str, drop_only: bool = False) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def environment(db: str) -> dict[str, str]:
+def environment(db: str, media: str, broker: str = "", cache_url: str = "") -> dict[str, str]:
+    results = ""
+    if broker:
+        base, _sep, number = broker.rpartition("/")
+        results = f"{base}/{int(number or 0) + 1}"
     return {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local", "DEBUG": "false",
-            "DATABASE_URL": f"{PG}/{db}", "CELERY_BROKER_URL": "", "LOG_LEVEL": "ERROR",
+            "DATABASE_URL": f"{PG}/{db}", "CELERY_BROKER_URL": broker, "CELERY_RESULT_BACKEND": results,
+            "MEDIA_ROOT": media, "CACHE_URL": cache_url, "LOG_LEVEL": "ERROR",
             "SECRET_KEY": secrets.token_urlsafe(40), "CONN_MAX_AGE": "60", "ALLOWED_HOSTS": "127.0.0.1,localhost",
             # each PDF visitor has an address of its own (the rate limit is per address)
             "TRUSTED_PROXY_HEADER": "X-Forwarded-For"}
@@ -103,6 +118,8 @@ class Stats:
         self.ms: list[float] = []
         self.errors: dict[str, int] = {}
         self.limited = 0  # answers refused by a rate limit (429)
+        self.preparing = 0  # "being prepared" answers (202: no render yet)
+        self.ages: list[int] = []  # the Age of the stored renders served
 
     def add(self, ms: float, error: str | None) -> None:
         with self.lock:
@@ -125,7 +142,8 @@ class Stats:
 
 
 def request(port: int, method: str, path: str, body: dict | None = None, token: str | None = None,
-            forwarded_for: str | None = None) -> tuple[int, bytes, float]:
+            forwarded_for: str | None = None, header: str = "") -> Any:
+    """(status, body, milliseconds), and the value of ``header`` after them when one is asked for."""
     headers = {"Accept": "application/json"}
     if forwarded_for:
         headers["X-Forwarded-For"] = forwarded_for
@@ -142,9 +160,11 @@ def request(port: int, method: str, path: str, body: dict | None = None, token: 
         response = conn.getresponse()
         payload = response.read()
         status = response.status
+        value = response.getheader(header) if header else None
     finally:
         conn.close()
-    return status, payload, (time.perf_counter() - started) * 1000
+    ms = (time.perf_counter() - started) * 1000
+    return (status, payload, ms, value) if header else (status, payload, ms)
 
 
 def pdf_visitor(port: int, tournament: int, index: int, stats: Stats, done: threading.Event,
@@ -152,8 +172,8 @@ def pdf_visitor(port: int, tournament: int, index: int, stats: Stats, done: thre
     """An anonymous visitor (its own address via the trusted header when set) reloading the standings PDF."""
     while not done.is_set() and time.monotonic() < stop_at:
         try:
-            status, _body, ms = request(port, "GET", f"/tournaments/{tournament}/print/standings.pdf",
-                                        forwarded_for=f"198.51.100.{index + 1}")
+            status, _body, ms, age = request(port, "GET", f"/tournaments/{tournament}/print/standings.pdf",
+                                             forwarded_for=f"198.51.100.{index + 1}", header="Age")
         except OSError as exc:
             stats.add(0.0, type(exc).__name__)
             continue
@@ -161,7 +181,14 @@ def pdf_visitor(port: int, tournament: int, index: int, stats: Stats, done: thre
             with stats.lock:
                 stats.limited += 1
             time.sleep(1.0)  # a browser would show the message; the visitor reloads a second later
+        elif status == 202:
+            with stats.lock:
+                stats.preparing += 1
+            time.sleep(1.0)  # the page reloads itself after Retry-After; sooner here
         else:
+            if age:
+                with stats.lock:
+                    stats.ages.append(int(age))
             stats.add(ms, None if status == 200 else str(status))
 
 
@@ -229,13 +256,24 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--pdf-visitors", type=int, default=0,
                         help="anonymous visitors fetching the standings PDF in a loop while the scorers enter hands")
+    parser.add_argument("--worker", action="store_true",
+                        help="a Redis broker and a Celery worker (nice 10) for the PDF renders (default: no broker)")
+    parser.add_argument("--broker", default="redis://127.0.0.1:6379/0",
+                        help="the broker with --worker (results in the next database number)")
+    parser.add_argument("--cache-url", default="",
+                        help="a shared Redis cache for the web processes (CACHE_URL; emptied first), as in production")
     args = parser.parse_args()
     assert args.db.replace("_", "").isalnum(), "a plain database name, please"
 
-    env = environment(args.db)
+    media = tempfile.mkdtemp(prefix="bench-media-")
+    env = environment(args.db, media, args.broker if args.worker else "", args.cache_url)
     os.environ.update(env)
     recreate_database(args.db)
-    gunicorn = None
+    if args.cache_url:
+        import redis
+
+        redis.Redis.from_url(args.cache_url).flushdb()  # no rate-limit counts left by an earlier run
+    gunicorn = worker = None
     try:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
         t0 = time.perf_counter()
@@ -255,6 +293,19 @@ def main() -> int:
                 time.sleep(0.1)
         else:
             raise SystemExit("gunicorn did not start")
+        if args.worker:
+            worker = subprocess.Popen(
+                ["nice", "-n", "10", str(Path(sys.executable).parent / "celery"), "-A", "config.celery_app", "worker",
+                 "--concurrency", "1", "--pool", "prefork", "--loglevel", "WARNING", "--without-gossip",
+                 "--without-mingle", "--without-heartbeat", "-n", f"bench-{os.getpid()}@%h"],
+                cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL)
+            from config.celery_app import app  # the worker's start-up is not measured: wait for its answer
+
+            for _ in range(60):
+                if app.control.ping(timeout=1.0):
+                    break
+            else:
+                raise SystemExit("the Celery worker did not answer")
         # Warm every worker (imports, first connections) before measuring.
         for _ in range(4 * args.workers):
             request(port, "GET", f"/tournaments/{world['tournament']}/standings/")
@@ -276,15 +327,22 @@ def main() -> int:
         for thread in pdf_threads:
             thread.join()
         load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        renders = "a Celery worker (nice 10) on " + args.broker if args.worker else "a thread, no broker"
         print(f"gunicorn {args.workers} workers on 127.0.0.1:{port}; PostgreSQL; think time {args.think:g} s; "
-              f"load average {load} on {os.cpu_count()} CPUs (absolute figures depend on it: compare ratios)")
+              + (f"visitors' PDF renders: {renders}; " if args.pdf_visitors else "")
+              + (f"shared cache {args.cache_url}; " if args.cache_url else "")
+              + f"load average {load} on {os.cpu_count()} CPUs (absolute figures depend on it: compare ratios)")
         print(hand_stats.line(f"hand entry, {args.scorers} scorers"
                               + (f", {args.pdf_visitors} anonymous PDF visitors" if args.pdf_visitors else ""),
                               seconds))
         if args.pdf_visitors:
             answered = len(pdf_stats.ms)
+            ages = sorted(pdf_stats.ages)
             print(f"standings PDF, {args.pdf_visitors} visitors: {answered} answers "
-                  f"({pdf_stats.limited} refused with 429), errors {dict(pdf_stats.errors)}")
+                  f"({pdf_stats.limited} refused with 429, {pdf_stats.preparing} 'being prepared' 202), "
+                  f"errors {dict(pdf_stats.errors)}"
+                  + (f"; Age of the renders served: median {ages[len(ages) // 2]} s, max {ages[-1]} s" if ages else ""))
+            print(pdf_stats.line("standings PDF answers", seconds))
 
         paths = [f"/tournaments/{world['tournament']}/standings/", f"/api/v1/tournaments/{world['tournament']}/standings/"]
         read_stats = {p: Stats() for p in paths}
@@ -300,17 +358,19 @@ def main() -> int:
         print(f"target hand entry p95 ≤ 50 ms, 0 errors: {'met' if ok and p95 <= 50 else 'NOT met'}")
         return 0 if ok else 1
     finally:
-        if gunicorn is not None:
-            os.killpg(gunicorn.pid, signal.SIGTERM)
-            try:
-                gunicorn.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(gunicorn.pid, signal.SIGKILL)
+        for process in (worker, gunicorn):
+            if process is not None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(15)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
         from django.db import connections
 
         connections.close_all()
         if not args.keep:
             recreate_database(args.db, drop_only=True)
+        shutil.rmtree(media, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Periodic clean-up: expired idempotency keys, stale and old print jobs (``STEPS``).
+"""Periodic clean-up: expired idempotency keys, stale and old print jobs, old stored PDF renders (``STEPS``).
 
 Run by Celery beat (``safety.cleanup``, see ``CELERY_BEAT_SCHEDULE``) and by ``manage.py cleanup``
 for sites that use cron instead.
@@ -29,10 +29,18 @@ def cleanup_print_jobs() -> int:
     return print_jobs_cleanup()
 
 
+def cleanup_pdf_renders() -> int:
+    """The anonymous visitors' stored PDF renders not replaced for ``PDF_CACHE_SECONDS``."""
+    from tournaments.services.pdf_cache import pdf_store_cleanup
+
+    return pdf_store_cleanup()
+
+
 # name → function answering how many rows it removed or changed
 STEPS: dict[str, Callable[[], int]] = {
     "idempotency_keys": delete_expired_idempotency_keys,
     "print_jobs": cleanup_print_jobs,
+    "pdf_renders": cleanup_pdf_renders,
 }
 
 

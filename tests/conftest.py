@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -112,8 +113,12 @@ def uses_postgres() -> bool:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    """Each test starts with an empty cache (log-in counters, PDF cache, rate limits)."""
+    """Each test starts with an empty cache (log-in counters, PDF cache, rate limits) and no stored
+    PDF renders (the visitors' latest renders under MEDIA_ROOT)."""
     from django.core.cache import cache
 
+    from tournaments.services.pdf_cache import STORE_DIR
+
     cache.clear()
+    shutil.rmtree(Path(settings.MEDIA_ROOT) / STORE_DIR, ignore_errors=True)
     yield

@@ -20,3 +20,18 @@ def print_job_task(job_id: int) -> str:
     from tournaments.services.printing import print_job_run  # the task → its service (printing imports tasks)
 
     return print_job_run(job_id=job_id)
+
+
+# An on-demand PDF is one page or a few: far below these; the render lock outlives the hard limit.
+PDF_RENDER_SOFT_TIME_LIMIT = 60
+PDF_RENDER_TIME_LIMIT = 90
+
+
+@shared_task(name="tournaments.pdf_render", ignore_result=True, acks_late=True,
+             soft_time_limit=PDF_RENDER_SOFT_TIME_LIMIT, time_limit=PDF_RENDER_TIME_LIMIT)
+def pdf_render_task(path: str, query: str, language: str, base_url: str) -> str:
+    """Render the latest PDF of the document at ``path?query`` in ``language`` for anonymous visitors
+    and store it (:func:`tournaments.services.pdf_cache.pdf_render_latest` re-fetches everything)."""
+    from tournaments.services.pdf_cache import pdf_render_latest
+
+    return pdf_render_latest(path=path, query=query, language=language, base_url=base_url)

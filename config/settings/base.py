@@ -229,6 +229,9 @@ CACHE_URL = env.str("CACHE_URL", default="")
 if CACHE_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
 PDF_ANON_PER_MINUTE = env.int("PDF_ANON_PER_MINUTE", default=6)
+# Anonymous visitors never wait for a render: it runs as a Celery task with a broker; without one, in a
+# background thread of the web process (false: at once, in the request — the tests' setting).
+PDF_RENDER_THREAD = env.bool("PDF_RENDER_THREAD", default=True)
 # Opening a table's link /t/<token>/ grants that table to the browser's session for this many hours
 # (the page is then /table/<id>/, without the token).
 TABLE_GRANT_HOURS = env.float("TABLE_GRANT_HOURS", default=12.0)

@@ -16,3 +16,7 @@ LOGGING = {"version": 1, "disable_existing_loggers": False, "root": {"level": "W
 # Tests run tasks in-process even when a broker is configured; tests marked ``worker`` switch to a
 # real worker on the broker (tests/conftest.py).
 CELERY_TASK_ALWAYS_EAGER = True
+
+# Renders for anonymous PDF visitors run at once instead of in a background thread (which would not
+# see the test's transaction); tests of the thread switch it on and start the thread themselves.
+PDF_RENDER_THREAD = False

@@ -153,7 +153,8 @@ def test_the_cleanup_runs_on_a_schedule_and_is_a_registered_task() -> None:
     entry = app.conf.beat_schedule["cleanup"]
     assert entry["task"] in app.tasks and entry["task"] == "safety.cleanup"
     assert 60 <= float(entry["schedule"]) <= 24 * 3600
-    assert app.tasks["safety.cleanup"].delay().get(timeout=5) == {"idempotency_keys": 0, "print_jobs": 0}
+    assert app.tasks["safety.cleanup"].delay().get(timeout=5) == {"idempotency_keys": 0, "print_jobs": 0,
+                                                                        "pdf_renders": 0}
 
 
 # ------------------------------------------------------------------------------------ log-in

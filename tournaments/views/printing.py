@@ -94,12 +94,31 @@ def _respond(request: HttpRequest, document: docs.Document, fmt: str, *, page_ur
                                    % {"s": wait}, status=429, content_type="text/plain; charset=utf-8")
             refused["Retry-After"] = str(wait)
             return refused
-        pdf = pdf_cache.pdf_served(request=request, path=request.path, query=request.GET.urlencode(),
-                                   tournament=document.tournament, render=lambda: docs.pdf_bytes(document))
-        response = HttpResponse(pdf, content_type="application/pdf")
+        answer = pdf_cache.pdf_served(request=request, path=request.path, query=request.GET.urlencode(),
+                                      tournament=document.tournament, render=lambda: docs.pdf_bytes(document),
+                                      shareable=not _private(document))
+        if answer.pdf is None:
+            return _preparing(request, document)
+        response = HttpResponse(answer.pdf, content_type="application/pdf")
         response["Content-Disposition"] = docs.content_disposition(document.file_names())
-    if document.organizer_only or (document.tournament is not None and not document.tournament.is_public):
+        if answer.age is not None:  # a stored render for a visitor: how old it is (RFC 9111 Age)
+            response["Age"] = str(answer.age)
+    if _private(document):
         response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _private(document: docs.Document) -> bool:
+    return document.organizer_only or (document.tournament is not None and not document.tournament.is_public)
+
+
+def _preparing(request: HttpRequest, document: docs.Document) -> HttpResponse:
+    """202 for a visitor asking for a PDF not rendered yet: a page that reloads itself until it is."""
+    wait = pdf_cache.PREPARING_RETRY_SECONDS
+    response = render(request, "tournaments/print/preparing.html",
+                      {"title": document.title, "wait": wait, "retry_url": request.get_full_path()}, status=202)
+    response["Retry-After"] = str(wait)
+    response["Cache-Control"] = "no-store"
     return response
 
 
