@@ -1,8 +1,8 @@
 """The project's module graph: no import cycles (function-local imports count), no module over 700
 lines, no dispatch through ``globals()[``, no ``_private`` name imported from another module.
 
-One cycle is allowed by design: a Celery task module importing the service it runs (the service
-queues the task). The ``ALLOWED_*`` tables are empty: an exception needs a written reason there."""
+One kind of cycle is allowed by design: a Celery task module importing the service it runs (the
+service queues the task). The ``ALLOWED_*`` tables are empty: an exception needs a written reason there."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("config", "gameplay", "rules_web", "safety", "scoring", "tournaments", "variants")
 MAX_LINES = 700
 
-# A Celery task module → the service module it calls (and that queues it): the one allowed cycle.
-TASK_SERVICE = {("tournaments.tasks", "tournaments.services.printing")}
+# A Celery task module → the service module it calls (and that queues it): the one allowed kind of cycle.
+TASK_SERVICE = {("tournaments.tasks", "tournaments.services.printing"),
+                ("tournaments.tasks", "tournaments.services.pdf_cache")}
 
 # Exceptions, each with its reason (none are left: add one only with a reason and a plan to remove it).
 ALLOWED_LONG: dict[str, str] = {}
