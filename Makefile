@@ -9,7 +9,8 @@ PYTEST_ARGS ?=
 # tournament formats join when tournaments/formats/ exists.
 TYPED := variants gameplay scoring tournaments/formats rules_web
 
-.PHONY: run test install install-dev system-deps system-deps-test lint typecheck ci messages clean
+.PHONY: run test install install-dev system-deps system-deps-test lint typecheck ci messages clean \
+	compiled clean-compiled test-compiled
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,8 +56,21 @@ messages: install-dev
 	$(BIN)/python manage.py makemessages -l zh_Hans --ignore=.venv --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
+## make compiled: compile the engine's hot modules with mypyc, in place (docs/engine.md, "Compiled build");
+## without a C compiler it says so and leaves the pure Python. make clean-compiled goes back to pure Python.
+compiled: install-dev
+	$(BIN)/python scripts/build_compiled.py
+
+clean-compiled:
+	$(if $(wildcard $(BIN)/python),$(BIN)/python,$(PYTHON)) scripts/build_compiled.py --clean
+
+## make test-compiled: the engine's tests on the compiled build (the doctests of compiled modules left out)
+test-compiled: compiled
+	$(BIN)/python -m pytest -p no:xdist -q tests/gameplay tests/tournaments/test_trick_entry.py gameplay \
+		$$($(BIN)/python scripts/build_compiled.py --pytest-ignore)
+
 ci:
 	bash .ci/run
 
-clean:
+clean: clean-compiled
 	rm -rf $(VENV) staticfiles

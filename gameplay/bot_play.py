@@ -349,7 +349,7 @@ class PlayChooser:
         for s in suits:
             if s != TRUMP and unseen_trumps > 0 and s in opp_voids:
                 continue  # opponents may ruff: nothing of this suit is sure
-            score: float
+            score: float | int  # int or float, as computed (mypyc: not a float variable)
             if max(t.counts_of[s](hand)) < 2:
                 # singles only: the sure ones are the highest, in the decomposition's order
                 top = self._max_unseen(ctx, s, 1)

@@ -1,0 +1,155 @@
+"""Build (or remove) the compiled build of the engine's pure core: ``make compiled`` / ``make clean-compiled``.
+
+    python scripts/build_compiled.py          # compile MODULES with mypyc, in place
+    python scripts/build_compiled.py --clean  # remove every built file
+    python scripts/build_compiled.py --pytest-ignore  # pytest's --ignore= of each compiled module
+
+The modules of :data:`MODULES` are compiled with mypyc into extension modules beside their ``.py``
+files (``gameplay/hand.cpython-311-*.so``; the modules share one library, ``*__mypyc*.so`` at the
+root of the checkout). An extension module takes precedence over the ``.py`` file of the same name on
+import, so the compiled build is used as soon as it is built and pure Python again once it is removed.
+The C sources and object files go to a temporary folder, removed afterwards.
+
+When no C compiler, no Python headers or no mypyc is present the build is skipped: a message, exit
+status 0, no file left — the engine runs as pure Python. docs/engine.md ("Compiled build") says what
+is compiled, what is left out and why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The hot modules of the engine (docs/engine.md). Left out: gameplay.bench, simulate, record,
+# record_facts, referee, notation, outcome, rulesets, config, errors (not hot, or patched by tests).
+MODULES = [
+    "gameplay/order.py",
+    "gameplay/cards.py",
+    "gameplay/multisets.py",
+    "gameplay/legality.py",
+    "gameplay/throws.py",
+    "gameplay/legal_plays.py",
+    "gameplay/tricks.py",
+    "gameplay/trick_state.py",
+    "gameplay/hand.py",
+    "gameplay/observation.py",
+    "gameplay/bots.py",
+    "gameplay/bot_play.py",
+    "gameplay/bot_follow.py",
+    "gameplay/declaring/base.py",
+    "gameplay/declaring/bidding.py",
+    "gameplay/declaring/level_card.py",
+    "gameplay/declaring/level_card_and_joker.py",
+    "gameplay/declaring/tens.py",
+]
+
+# mypyc type-checks what it compiles; the project's [tool.mypy] loads the Django plugins, which the
+# pure core needs not (and which would need Django settings), so the build uses this configuration.
+MYPY_CONFIG = """\
+[mypy]
+python_version = 3.11
+ignore_missing_imports = True
+"""
+
+
+def built_files() -> list[Path]:
+    """Every file a build leaves: the modules' extension modules and the shared library."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    found = [p for p in (ROOT / "gameplay").rglob("*.so")]
+    found += [p for p in ROOT.glob("*__mypyc*") if p.is_file()]
+    found += [ROOT / m.replace(".py", suffix) for m in MODULES]
+    return sorted({p for p in found if p.exists()})
+
+
+def clean() -> int:
+    files = built_files()
+    for p in files:
+        p.unlink()
+    print(f"compiled build: removed {len(files)} built file(s); the engine runs as pure Python.")
+    return 0
+
+
+def missing_toolchain() -> str | None:
+    """Why the build cannot run here, or None."""
+    try:
+        import mypyc.build  # noqa: F401
+        import setuptools  # noqa: F401
+    except ImportError as e:
+        return f"mypyc or setuptools is not installed ({e.name})"
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    compiler = shlex.split(cc)[0] if cc.strip() else "cc"
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler!r} not found)"
+    include = sysconfig.get_paths().get("include") or ""
+    if not (Path(include) / "Python.h").exists():
+        return f"no Python headers (Python.h not in {include!r})"
+    return None
+
+
+def build() -> int:
+    why = missing_toolchain()
+    if why is not None:
+        print(f"compiled build skipped: {why}; the engine runs as pure Python.")
+        return 0
+    from mypyc.build import mypycify
+    from setuptools import setup
+
+    clean()
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="gameplay-mypyc-") as tmp:
+        config = Path(tmp) / "mypy.ini"
+        config.write_text(MYPY_CONFIG)
+        cwd = os.getcwd()
+        os.chdir(ROOT)
+        try:
+            ext = mypycify([f"--config-file={config}", *MODULES], opt_level="3",
+                           target_dir=str(Path(tmp) / "c"), group_name="gameplay")
+            setup(name="gameplay-compiled", ext_modules=ext,
+                  script_args=["--quiet", "build_ext", "--inplace", "--build-temp", str(Path(tmp) / "obj"),
+                               "--build-lib", str(Path(tmp) / "lib")])
+        except BaseException:
+            os.chdir(cwd)
+            for p in built_files():
+                p.unlink()
+            raise
+        os.chdir(cwd)
+    files = built_files()
+    print(f"compiled build: {len(MODULES)} modules in {time.perf_counter() - start:.0f} s, "
+          f"{len(files)} extension file(s); `make clean-compiled` goes back to pure Python.")
+    return 0
+
+
+def pytest_ignore() -> int:
+    """``--ignore=gameplay/hand.py`` … for each module whose extension module is built: pytest's
+    ``--doctest-modules`` would import the ``.py`` file beside the extension module it imported
+    (an import file mismatch), and doctest finds no example in compiled functions (the test that
+    every listed module has doctests is deselected for them too)."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    built = [m for m in MODULES if (ROOT / m.replace(".py", suffix)).exists()]
+    names = [m.removesuffix(".py").replace("/", ".") for m in built]
+    print(" ".join([f"--ignore={m}" for m in built]
+                   + [f"--deselect=tests/gameplay/test_doctests_and_errors.py::test_doctests[{n}]" for n in names]))
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clean", action="store_true", help="remove the built files")
+    parser.add_argument("--pytest-ignore", action="store_true", help="print pytest --ignore= of compiled modules")
+    args = parser.parse_args()
+    if args.pytest_ignore:
+        return pytest_ignore()
+    return clean() if args.clean else build()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
