@@ -7,9 +7,21 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.db.models import Q
+from django.db import connection
 
 from tournaments.models import Match, Tournament
+
+
+def _staff_role_sql() -> str:
+    """"Organizer or scorer" as one plain statement over the two membership tables: no join with the
+    tournament and no ORM compilation on the hand-entry path (issue 18)."""
+    quote = connection.ops.quote_name
+    parts = []
+    for through in (Tournament.organizers.through, Tournament.scorers.through):
+        meta = through._meta
+        tournament, user = meta.get_field("tournament").column, meta.get_field("user").column
+        parts.append(f"SELECT 1 FROM {quote(meta.db_table)} WHERE {quote(tournament)} = %s AND {quote(user)} = %s")
+    return " UNION ALL ".join(parts) + " LIMIT 1"
 
 
 def is_organizer(user: Any, tournament: Tournament) -> bool:
@@ -26,7 +38,9 @@ def is_scorer(user: Any, tournament: Tournament) -> bool:
         return False
     if user.is_superuser or tournament.owner_id == user.pk:
         return True
-    return Tournament.objects.filter(Q(organizers__pk=user.pk) | Q(scorers__pk=user.pk), pk=tournament.pk).exists()
+    with connection.cursor() as cursor:
+        cursor.execute(_staff_role_sql(), [tournament.pk, user.pk, tournament.pk, user.pk])
+        return cursor.fetchone() is not None
 
 
 def token_matches(match: Match, token: str | None) -> bool:
