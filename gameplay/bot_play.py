@@ -142,21 +142,18 @@ def teams(obs: Observation) -> tuple[int, ...]:
     return t
 
 
-_VOIDS: dict[tuple[tuple[int, ...], int, tuple[frozenset[int], ...]], tuple[frozenset[int], frozenset[int]]] = {}
-
-
-def voids(team: tuple[int, ...], seat: int, void: tuple[frozenset[int], ...]) -> tuple[frozenset[int], frozenset[int]]:
+def voids(team: tuple[int, ...], seat: int, void: tuple[frozenset[int], ...]) -> tuple[set[int], set[int]]:
     """The suits some opponent of ``seat`` is void in, and those its partners are void in."""
-    key = (team, seat, void)
-    hit = _VOIDS.get(key)
-    if hit is None:
-        me = team[seat]
-        if len(_VOIDS) > 4096:
-            _VOIDS.clear()
-        hit = _VOIDS[key] = (frozenset(s for other, v in enumerate(void) if team[other] != me for s in v),
-                             frozenset(s for other, v in enumerate(void) if other != seat and team[other] == me
-                                       for s in v))
-    return hit
+    me = team[seat]
+    opp: set[int] = set()
+    partner: set[int] = set()
+    for other, v in enumerate(void):
+        if v:
+            if team[other] != me:
+                opp |= v
+            elif other != seat:
+                partner |= v
+    return opp, partner
 
 
 def lowest(t: Tables, suit: int, counts: Sequence[int]) -> tuple[int, int]:
@@ -204,7 +201,8 @@ def a_attempt_aces(obs: Observation) -> list[int]:
 def unseen_counts(obs: Observation) -> list[int]:
     """Per code, the cards nobody has shown this seat: the decks less what was played, what it
     holds, the kitty it buried and the cards on the table."""
-    un = list(map(sub, map(sub, full_counts(obs), obs.played), obs.hand))
+    unplayed = obs.unplayed
+    un = list(map(sub, unplayed, obs.hand)) if unplayed else list(map(sub, map(sub, full_counts(obs), obs.played), obs.hand))
     kitty = obs.kitty
     if kitty:
         for c in kitty:
@@ -375,7 +373,7 @@ class PlayChooser:
                         best = (score, (c,))
                 continue
             comps = self._decomposition(ctx, t, hand, s)
-            thr = [self._max_unseen(ctx, s, w) for w in range(ctx.max_width + 1)]
+            thr = thresholds(ctx, unseen, s)  # per width: the highest unseen card of the suit, as _max_unseen
             safe = [c for c in comps if (c.top >= thr[c.width] if c.length < 2
                                          else is_sure(ctx, c.top, c.width, c.length, s, unseen))]
             if safe:

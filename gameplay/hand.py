@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 import variants
-from gameplay.cards import CODE_NAMES, NCODES, deck_codes, format_cards
+from gameplay.cards import CODE_NAMES, NCODES, deck_codes, format_cards, to_counts
 from gameplay.combos import Combo, classify
 from gameplay.config import HandConfig, context_for
 from gameplay.declaring import PROTOCOLS, Bidding, Declaration, DeclaringProtocol, LevelCardAndJoker
@@ -211,6 +211,8 @@ class Hand:
         self.penalties = [0] * self.n
         self.tie_break: int | None = None
         self.played = [0] * NCODES
+        self.unplayed = to_counts(deck)
+        """Per code, the cards of the deck not played yet (what a bot counts unseen cards from)."""
         self.voids: list[frozenset[int]] = [frozenset() for _ in range(self.n)]
         self.outcome: dict[str, Any] | None = None
         self.result: HandResult | RedFiveResult | YongzhouResult | None = None
@@ -602,10 +604,11 @@ class Hand:
         self.log.append(ev)
         self.public_log.append(ev)
         h = self.hands[seat]
-        played = self.played
+        played, unplayed = self.played, self.unplayed
         for c in on:
             h[c] -= 1
             played[c] += 1
+            unplayed[c] -= 1
         self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
         self.trick_on += (on,)

@@ -28,7 +28,7 @@ from typing import Any
 from gameplay.cards import CODE_NAMES, SUITS, format_cards
 from gameplay.combos import Combo, chains, classify, codes_desc, match_score
 from gameplay.errors import IllegalPlay, InvalidCards
-from gameplay.multisets import count_submultisets, submultisets
+from gameplay.multisets import count_submultisets, submultiset_takes, submultisets
 from gameplay.order import TRUMP, Context
 from gameplay.throws import ThrowCheck, component_beaten, throw_check, throw_forced
 from gameplay.tricks import PlayKey, play_key
@@ -342,12 +342,24 @@ def _base_follows(ctx: Context, hand: Counts, lead: Combo) -> Iterator[tuple[int
         yield from combinations([c for c, _ in holding], 2)
         return
     best = match_score(ctx, lead, dict(holding))
-    for sub in _submultisets(holding, n):
-        pc: dict[int, int] = {}
-        for c in sub:
-            pc[c] = pc.get(c, 0) + 1
-        if match_score(ctx, lead, pc) == best:
-            yield tuple(sub)
+    # A score counts only cards taken twice or more (pairs, triples, tractors): follows that differ
+    # only in which cards held once they take share it, so it is computed once per way of taking the
+    # cards held more than once.
+    codes = [c for c, _ in holding]
+    caps = [k for _, k in holding]
+    multi = [i for i, k in enumerate(caps) if k >= 2]
+    legal: dict[tuple[int, ...], bool] = {}
+    for take in submultiset_takes(caps, n):
+        key = tuple([take[i] for i in multi])
+        ok = legal.get(key)
+        if ok is None:
+            ok = legal[key] = match_score(ctx, lead, {codes[i]: x for i, x in enumerate(take) if x}) == best
+        if ok:
+            out: list[int] = []
+            for i, x in enumerate(take):
+                if x:
+                    out += [codes[i]] * x
+            yield tuple(out)
 
 
 # ---------------------------------------------------------------- yongzhou-300 layer

@@ -5,39 +5,33 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-__all__ = ["count_submultisets", "submultisets", "submultisets_recursive"]
+__all__ = ["count_submultisets", "submultiset_takes", "submultisets", "submultisets_recursive"]
 
 
-def submultisets(items: list[tuple[int, int]], size: int, start: int = 0) -> Iterator[list[int]]:
-    """Distinct sub-multisets of ``size`` cards from (code, count) items ``start``…: every choice of
-    how many of each item to take, the first items taken as often as possible first (descending
-    lexicographic order of the counts taken), each as a new list. Iterative: a step moves one card
-    from the rightmost item that can give one to the items after it, refilled greedily."""
+def submultiset_takes(caps: Sequence[int], size: int, start: int = 0) -> Iterator[list[int]]:
+    """How many of each item every distinct sub-multiset of ``size`` cards of items ``start``… takes
+    (``caps[i]`` copies of item ``i``), in the order of :func:`submultisets`. The same list is
+    yielded each time, updated in place: read it before asking for the next. Iterative: a step moves
+    one card from the rightmost item that can give one to the items after it, refilled greedily."""
+    n = len(caps)
+    take = [0] * n
     if size == 0:
-        yield []
+        yield take
         return
-    n = len(items)
     if start >= n:
         return
-    codes = [c for c, _ in items]
-    caps = [k for _, k in items]
     suffix = [0] * (n + 1)  # suffix[i]: cards in items i…
     for i in range(n - 1, start - 1, -1):
         suffix[i] = suffix[i + 1] + caps[i]
     if suffix[start] < size:
         return
-    take = [0] * n
     left = size
     for i in range(start, n):
         x = caps[i] if caps[i] < left else left
         take[i] = x
         left -= x
     while True:
-        out: list[int] = []
-        for i in range(start, n):
-            if take[i]:
-                out += [codes[i]] * take[i]
-        yield out
+        yield take
         rest = 0  # cards taken after position j
         j = n - 1
         while j >= start:
@@ -54,6 +48,20 @@ def submultisets(items: list[tuple[int, int]], size: int, start: int = 0) -> Ite
             j -= 1
         else:
             return
+
+
+def submultisets(items: list[tuple[int, int]], size: int, start: int = 0) -> Iterator[list[int]]:
+    """Distinct sub-multisets of ``size`` cards from (code, count) items ``start``…: every choice of
+    how many of each item to take, the first items taken as often as possible first (descending
+    lexicographic order of the counts taken), each as a new list."""
+    codes = [c for c, _ in items]
+    n = len(items)
+    for take in submultiset_takes([k for _, k in items], size, start):
+        out: list[int] = []
+        for i in range(start, n):
+            if take[i]:
+                out += [codes[i]] * take[i]
+        yield out
 
 
 def submultisets_recursive(items: list[tuple[int, int]], size: int, start: int = 0) -> Iterator[list[int]]:

@@ -48,6 +48,8 @@ class Observation(NamedTuple):
     shown_kitty: tuple[int, ...] | None = None
     """chaodi: the kitty as dealt, shown to all when the dealer first took it (None before, and in
     other variants)."""
+    unplayed: tuple[int, ...] = ()
+    """Per code, the cards of the deck not played yet (the deck's counts less ``played``)."""
 
     def team(self, seat: int) -> int:
         """Who plays together: partnership sides; red-five dealer (0) vs defenders (1); yongzhou each alone."""
@@ -87,4 +89,4 @@ def observe(h: Any, seat: int) -> Observation:
         h.trick_lead if playing else None, tuple(h.played), tuple(h.voids), tuple(h.points),
         len(h.tricks), tuple(h.nleft), h.trick_best_seat if playing else None,
         h.trick_best if playing else None, events, h.contract, h.bidder, frozenset(h.bid_passed),
-        h.shown_kitty))
+        h.shown_kitty, tuple(h.unplayed)))
