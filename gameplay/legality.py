@@ -341,25 +341,63 @@ def _base_follows(ctx: Context, hand: Counts, lead: Combo) -> Iterator[tuple[int
         # no pair held: every card once, so the sub-multisets are the 2-combinations, same order
         yield from combinations([c for c, _ in holding], 2)
         return
+    yield from _structured_follows(ctx, lead, holding, n)
+
+
+def _structured_follows(ctx: Context, lead: Combo, holding: list[tuple[int, int]], n: int) -> list[tuple[int, ...]]:
+    """The follows of ``n`` cards of the led suit out of ``holding`` (strongest first) that show as
+    much of the lead's structure as the holding can (the score of :func:`match_score`), in the order
+    of :func:`submultisets`.
+
+    A score counts only cards taken twice or more (pairs, triples, tractors), so it depends only on
+    how many of each card held more than once a follow takes: each such way (a key) is scored once,
+    and the walk over the sub-multisets enters only branches that lead to a key with the best score."""
     best = match_score(ctx, lead, dict(holding))
-    # A score counts only cards taken twice or more (pairs, triples, tractors): follows that differ
-    # only in which cards held once they take share it, so it is computed once per way of taking the
-    # cards held more than once.
     codes = [c for c, _ in holding]
     caps = [k for _, k in holding]
-    multi = [i for i, k in enumerate(caps) if k >= 2]
-    legal: dict[tuple[int, ...], bool] = {}
-    for take in submultiset_takes(caps, n):
-        key = tuple([take[i] for i in multi])
-        ok = legal.get(key)
-        if ok is None:
-            ok = legal[key] = match_score(ctx, lead, {codes[i]: x for i, x in enumerate(take) if x}) == best
-        if ok:
-            out: list[int] = []
-            for i, x in enumerate(take):
-                if x:
-                    out += [codes[i]] * x
-            yield tuple(out)
+    size = len(caps)
+    multi = [i for i in range(size) if caps[i] >= 2]
+    ones = sum(1 for k in caps if k == 1)
+    # every key a follow can have (at most n cards, the rest singles held once), scored
+    good: set[tuple[int, ...]] = set()
+    for take in submultiset_takes([caps[i] for i in multi] + [ones], n):
+        key = tuple(take[:-1])
+        score = match_score(ctx, lead, {codes[i]: x for i, x in zip(multi, key) if x})
+        if score == best:
+            good.add(key)
+    prefixes = {key[:j] for key in good for j in range(len(key) + 1)}
+    left_after = [0] * (size + 1)  # cards held from item i on
+    for i in range(size - 1, -1, -1):
+        left_after[i] = left_after[i + 1] + caps[i]
+    out: list[tuple[int, ...]] = []
+    cards: list[int] = []
+
+    def walk(i: int, need: int, key: tuple[int, ...]) -> None:
+        if need == 0:
+            rest = key + (0,) * (len(multi) - len(key))
+            if rest in good:
+                out.append(tuple(cards))
+            return
+        if left_after[i] < need:
+            return
+        k = caps[i]
+        top = k if k < need else need
+        if k >= 2:
+            for take in range(top, -1, -1):
+                nxt = key + (take,)
+                if nxt in prefixes:
+                    cards.extend([codes[i]] * take)
+                    walk(i + 1, need - take, nxt)
+                    if take:
+                        del cards[-take:]
+        else:
+            cards.append(codes[i])
+            walk(i + 1, need - 1, key)
+            cards.pop()
+            walk(i + 1, need, key)
+
+    walk(0, n, ())
+    return out
 
 
 # ---------------------------------------------------------------- yongzhou-300 layer

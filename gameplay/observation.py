@@ -85,7 +85,7 @@ def observe(h: Any, seat: int) -> Observation:
         seat, h.n, h.rules.decks, h.variant, h.phase, h.level, h.trump, h.ctx, h.dealer,
         h.declaration, tuple(h.hands[seat]), tuple(h.kitty) if h.buried_by == seat else None,
         h.trick_leader if playing else None,
-        tuple([(e.seat or 0, e.on_table) for e in h.trick_plays]) if playing else (),
+        h.trick_seats if playing else (),
         h.trick_lead if playing else None, tuple(h.played), tuple(h.voids), tuple(h.points),
         len(h.tricks), tuple(h.nleft), h.trick_best_seat if playing else None,
         h.trick_best if playing else None, events, h.contract, h.bidder, frozenset(h.bid_passed),

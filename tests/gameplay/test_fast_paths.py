@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from gameplay.cards import deck_codes, to_counts
-from gameplay.combos import Combo, _decompose_general, _exact_run, chains, classify, decompose, decompose_suit
+from gameplay.combos import Combo, _decompose_general, _exact_run, chains, classify, decompose, decompose_suit, match_score
 from gameplay.legal_plays import LegalPlays
 from gameplay.legality import (
     _base_follows,
@@ -206,3 +206,36 @@ def test_single_follow_sampling_draws_as_the_list(rules: RuleSet) -> None:
             assert a.random() == b.random()  # the same draws were made
             voids += not any(counts[c] for c in ctx.suit_codes[lead.suit])
     assert drawn > 50 and voids > 5
+
+
+def _filtered_follows(ctx: Context, counts: list[int], lead: Combo) -> list[tuple[int, ...]]:
+    """The plain definition: every sub-multiset of the led suit's cards whose score is the holding's."""
+    holding = [(c, counts[c]) for c in reversed(ctx.suit_codes[lead.suit]) if counts[c]]
+    best = match_score(ctx, lead, dict(holding))
+    return [tuple(sub) for sub in _submultisets(holding, lead.n) if match_score(ctx, lead, dict(Counter(sub))) == best]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
+def test_structured_follows_are_the_filtered_sub_multisets_in_order(rules: RuleSet) -> None:
+    """Tractor, triple and throw leads: the pruned walk lists the follows of the plain filter, same order."""
+    rng = random.Random(23)
+    shapes: Counter[str] = Counter()
+    deck = deck_codes(rules.decks, rules.removed_ranks)
+    for ctx in _contexts(rules, rng):
+        for _ in range(40):
+            rng.shuffle(deck)
+            leader, follower = deck[:rules.hand_size], to_counts(deck[rules.hand_size:2 * rules.hand_size])
+            comps = decompose(ctx, leader)
+            for s in range(5):
+                mine = [c for c in comps if c.suit == s]
+                wide = [c for c in mine if c.width >= 2]
+                leads = [[c] for c in wide if c.length >= 2 or c.width == 3]
+                if len(wide) >= 1 and len(mine) >= 2 and rules.throw_allowed:
+                    leads.append(mine[: rng.randint(2, len(mine))])
+                for parts in leads:
+                    lead = classify(ctx, [x for c in parts for x in c.codes])
+                    if sum(follower[c] for c in ctx.suit_codes[s]) <= lead.n:
+                        continue
+                    assert list(_base_follows(ctx, follower, lead)) == _filtered_follows(ctx, follower, lead)
+                    shapes[lead.shape] += 1
+    assert sum(shapes.values()) > 5, shapes
