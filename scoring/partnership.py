@@ -281,7 +281,10 @@ def _check_outcome(
 
 def _normalized(state: MatchState) -> MatchState:
     levels = (normalize_level(state.levels[0]) or "", normalize_level(state.levels[1]) or "")
-    return replace(state, levels=levels, a_failures=(state.a_failures[0], state.a_failures[1]))
+    failures = state.a_failures
+    if type(state.levels) is tuple and state.levels == levels and type(failures) is tuple:
+        return state  # already canonical (validated: two of each): no copy
+    return replace(state, levels=levels, a_failures=(failures[0], failures[1]))
 
 
 def advance_level(
