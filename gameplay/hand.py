@@ -211,8 +211,7 @@ class Hand:
         self.penalties = [0] * self.n
         self.tie_break: int | None = None
         self.played = [0] * NCODES
-        self.unplayed = to_counts(deck)
-        """Per code, the cards of the deck not played yet (what a bot counts unseen cards from)."""
+        self.unplayed = to_counts(deck)  # per code, the deck's cards not played yet (bots count unseen cards)
         self.voids: list[frozenset[int]] = [frozenset() for _ in range(self.n)]
         self.outcome: dict[str, Any] | None = None
         self.result: HandResult | RedFiveResult | YongzhouResult | None = None
@@ -528,7 +527,6 @@ class Hand:
         self.trick_leader = self.trick_turn = leader
         self.trick_plays: list[Event] = []
         self.trick_on: tuple[tuple[int, ...], ...] = ()  # rebuilt per play: legal_plays hands it out as is
-        self.trick_seats: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (seat, cards on the table): observations share it
         self.trick_lead: Combo | None = None
         self.trick_best: tuple[int, int] | None = None
         self.trick_best_seat: int | None = None
@@ -613,7 +611,6 @@ class Hand:
         self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
         self.trick_on += (on,)
-        self.trick_seats += ((seat, on),)
         if lead.n == 1:  # a single's key (as play_key gives it): its strength, a ruff above
             c = on[0]
             e, s = es[c], lead.suit
@@ -633,10 +630,7 @@ class Hand:
         winner = self.trick_best_seat  # the first strongest play (先出为大), kept as plays come
         assert ctx is not None and winner is not None
         pts = ctx.points
-        points = 0
-        for p in self.trick_on:
-            for c in p:
-                points += pts[c]
+        points = sum([pts[c] for p in self.trick_on for c in p])
         self.points[winner] += points
         self.tricks.append((self.trick_leader, tuple(self.trick_plays), winner, points))
         self.log.append(ev := Trick(winner, (), points))
@@ -673,8 +667,7 @@ class Hand:
         return observe(self, seat)
 
     def public_events(self, seat: int | None = None) -> list[Event]:
-        """The log as ``seat`` sees it (None: a spectator): other seats' dealt cards, the deck and
-        the kitty of others hidden."""
+        """The log as ``seat`` (None: a spectator) sees it: others' dealt cards, the deck and their kitty hidden."""
         return [redact(e, seat) for e in self.log]
 
     def to_json(self) -> dict[str, Any]:

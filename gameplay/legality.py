@@ -362,7 +362,7 @@ def _structured_follows(ctx: Context, lead: Combo, holding: list[tuple[int, int]
     good: set[tuple[int, ...]] = set()
     for take in submultiset_takes([caps[i] for i in multi] + [ones], n):
         key = tuple(take[:-1])
-        score = match_score(ctx, lead, {codes[i]: x for i, x in zip(multi, key) if x})
+        score = match_score(ctx, lead, {codes[i]: x for i, x in zip(multi, key, strict=True) if x})
         if score == best:
             good.add(key)
     prefixes = {key[:j] for key in good for j in range(len(key) + 1)}
@@ -384,7 +384,7 @@ def _structured_follows(ctx: Context, lead: Combo, holding: list[tuple[int, int]
         top = k if k < need else need
         if k >= 2:
             for take in range(top, -1, -1):
-                nxt = key + (take,)
+                nxt = (*key, take)
                 if nxt in prefixes:
                     cards.extend([codes[i]] * take)
                     walk(i + 1, need - take, nxt)

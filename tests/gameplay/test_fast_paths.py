@@ -16,7 +16,16 @@ from collections.abc import Iterator
 import pytest
 
 from gameplay.cards import deck_codes, to_counts
-from gameplay.combos import Combo, _decompose_general, _exact_run, chains, classify, decompose, decompose_suit, match_score
+from gameplay.combos import (
+    Combo,
+    _decompose_general,
+    _exact_run,
+    chains,
+    classify,
+    decompose,
+    decompose_suit,
+    match_score,
+)
 from gameplay.legal_plays import LegalPlays
 from gameplay.legality import (
     _base_follows,
