@@ -527,6 +527,7 @@ class Hand:
         self.trick_leader = self.trick_turn = leader
         self.trick_plays: list[Event] = []
         self.trick_on: tuple[tuple[int, ...], ...] = ()  # rebuilt per play: legal_plays hands it out as is
+        self.trick_seats: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (seat, cards on the table): observations share it
         self.trick_lead: Combo | None = None
         self.trick_best: tuple[int, int] | None = None
         self.trick_best_seat: int | None = None
@@ -611,6 +612,7 @@ class Hand:
         self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
         self.trick_on += (on,)
+        self.trick_seats += ((seat, on),)
         if lead.n == 1:  # a single's key (as play_key gives it): its strength, a ruff above
             c = on[0]
             e, s = es[c], lead.suit

@@ -70,15 +70,6 @@ _TEAMS: dict[str, str] = {}
 
 
 _tuple_new = tuple.__new__
-_SEATS: dict[tuple[int, int], tuple[int, ...]] = {}
-
-
-def _seats(players: int, leader: int) -> tuple[int, ...]:
-    """The seats in the order they play a trick ``leader`` leads."""
-    seats = _SEATS.get((players, leader))
-    if seats is None:
-        seats = _SEATS[(players, leader)] = tuple((leader + i) % players for i in range(players))
-    return seats
 
 
 def observe(h: Any, seat: int) -> Observation:
@@ -94,7 +85,7 @@ def observe(h: Any, seat: int) -> Observation:
         seat, h.n, h.rules.decks, h.variant, h.phase, h.level, h.trump, h.ctx, h.dealer,
         h.declaration, tuple(h.hands[seat]), tuple(h.kitty) if h.buried_by == seat else None,
         h.trick_leader if playing else None,
-        tuple(zip(_seats(h.n, h.trick_leader), h.trick_on, strict=False)) if playing else (),
+        h.trick_seats if playing else (),
         h.trick_lead if playing else None, tuple(h.played), tuple(h.voids), tuple(h.points),
         len(h.tricks), tuple(h.nleft), h.trick_best_seat if playing else None,
         h.trick_best if playing else None, events, h.contract, h.bidder, frozenset(h.bid_passed),
