@@ -42,6 +42,7 @@ if count:
 
 def _instructions(tree: Path, variant: str, kw: dict[str, int], bot: str, seed: int, count: int) -> int:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
+    env["PYTHONHASHSEED"] = "0"  # str hashes fixed: the same dict probes, the same count, every run
     args = [str(tree), variant, bot, str(seed), str(count), *(f"{k}={v}" for k, v in kw.items())]
     proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                            sys.executable, "-c", CHILD, *args], cwd=tree, env=env, capture_output=True, text=True)
