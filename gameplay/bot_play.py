@@ -261,9 +261,11 @@ class PlayChooser:
         self._lows: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
         self._obs: Observation | None = None
         self._unseen: list[int] | None = None
-        self._max: dict[tuple[int, int], int] = {}
+        self._max: dict[int, int] = {}  # by suit * 8 + width
         self._desc: tuple[tuple[int, ...], ...] = ()
         self._t: Tables | None = None  # this decision's tables
+        self._team: tuple[int, ...] = ()
+        self._team_dealer = -2
 
     # ------------------------------------------------------------ per decision
 
@@ -274,12 +276,16 @@ class PlayChooser:
             self._ctx = ctx
             self._suits = {}
             self._lows = {}
+            self._t = t = tables(ctx)
+            self._desc = t.desc
+            self._team_dealer = -2
+        if obs.dealer != self._team_dealer:  # who plays with whom: by the variant, the seats and the dealer
+            self._team_dealer = -1 if obs.dealer is None else obs.dealer
+            self._team = teams(obs)
         self._obs = obs
         self._unseen = None
         self._max = {}
-        self._t = t = tables(ctx)
-        self._desc = t.desc
-        if legal.is_lead:
+        if legal.lead is None:
             return self._lead(obs, ctx)
         return self._follow(obs, ctx, legal)
 
@@ -292,7 +298,7 @@ class PlayChooser:
         return un
 
     def _max_unseen(self, ctx: Context, suit: int, width: int) -> int:
-        key = (suit, width)
+        key = suit * 8 + width
         cache = self._max
         best = cache.get(key)
         if best is None:
@@ -332,7 +338,7 @@ class PlayChooser:
         t = self._t
         assert t is not None
         es, st, pts = ctx.esuit, ctx.strength, ctx.points
-        team = teams(obs)
+        team = self._team
         me = team[obs.seat]
         suits = dict.fromkeys(map(es.__getitem__, compress(CODES, hand)))  # in the order of their first codes
         dealer_side = obs.dealer is not None and team[obs.dealer] == me
@@ -420,7 +426,7 @@ class PlayChooser:
         lead = obs.lead
         assert lead is not None
         pts, st = ctx.points, ctx.strength
-        team = teams(obs)
+        team = self._team
         me = team[obs.seat]
         trick = obs.trick
         best_key = obs.winning_key
