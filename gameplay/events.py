@@ -18,9 +18,10 @@ Bid(seat=1, cards=(), amount=120)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from itertools import islice
+from typing import Any, ClassVar, overload
 
 from gameplay.cards import format_cards, parse_cards
 
@@ -405,3 +406,51 @@ def _opt_int(value: Any) -> int | None:
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
         raise TypeError(f"expected a whole number, not {value!r}")
     return value
+
+
+class LogView(Sequence["Event"]):
+    """The first ``n`` events of a hand's public log, which only grows: what an observation holds
+    instead of a copy of the log per observation (a copy, and freeing it, cost more than the rest of
+    an observation). As immutable as a tuple while the log only grows; equal to a tuple or list of
+    the same events."""
+
+    __slots__ = ("_log", "_n")
+
+    def __init__(self, log: list[Event], n: int) -> None:
+        self._log = log
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Event, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Event | tuple[Event, ...]:
+        if isinstance(i, slice):
+            return tuple(self._log[: self._n][i])
+        n = self._n
+        j = i + n if i < 0 else i
+        if not 0 <= j < n:
+            raise IndexError("event index out of range")
+        return self._log[j]
+
+    def __iter__(self) -> Iterator[Event]:
+        return islice(self._log, self._n)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LogView):
+            return self._n == other._n and (self._log is other._log or self._log[: self._n] == other._log[: other._n])
+        if isinstance(other, (tuple, list)):
+            return self._n == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"LogView({list(self)!r})"
+

@@ -123,7 +123,7 @@ class Hand:
         self.public_log: list[Event] = []
         """The log as a spectator sees it (no deck, no dealt cards, no kitty): part of every observation."""
         self._decl_levels: dict[int, int | None] = {}
-        self._events: tuple[Event, ...] = ()  # the last observation's copy of the public log
+        self._events: Sequence[Event] | None = None  # the last observation's view of the public log (events.LogView)
         self._hidden = [hidden_deal(s) for s in range(self.n)]
         self._after_deal = None if type(self.protocol).after_deal is DeclaringProtocol.after_deal else self.protocol.after_deal
         self.redeals = 0

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import variants
 from gameplay.combos import Combo
 from gameplay.declaring import Declaration
-from gameplay.events import Event
+from gameplay.events import Event, LogView
 from gameplay.order import Context
 from variants import Settlement
 
@@ -39,7 +40,7 @@ class Observation(NamedTuple):
     """The seat whose play currently wins the trick (None before the lead)."""
     winning_key: tuple[int, int] | None
     """Its strength against the lead (``gameplay.tricks.play_key``)."""
-    events: tuple[Event, ...]
+    events: Sequence[Event]
     """The public events so far (the deck, dealt cards and the kitty hidden; this seat's own cards are
     in ``hand`` and ``kitty``)."""
     bid: int | None
@@ -74,13 +75,13 @@ _tuple_new = tuple.__new__
 
 def observe(h: Any, seat: int) -> Observation:
     """What ``seat`` may know of hand ``h`` (a :class:`gameplay.hand.Hand`) now. The public log is copied
-    only when it has grown since the last observation (it only grows); the fields are given
+    viewed, not copied (it only grows; a new view when it has grown since the last observation); the fields are given
     positionally, in their order (``tests/gameplay/test_fast_paths.py`` compares with the keywords)."""
     playing = h.phase == "play"
     log = h.public_log
     events = h._events
-    if len(events) != len(log) or (log and events[-1] is not log[-1]):
-        events = h._events = tuple(log)
+    if events is None or len(events) != len(log) or events._log is not log:
+        events = h._events = LogView(log, len(log))
     return _tuple_new(Observation, (
         seat, h.n, h.rules.decks, h.variant, h.phase, h.level, h.trump, h.ctx, h.dealer,
         h.declaration, tuple(h.hands[seat]), tuple(h.kitty) if h.buried_by == seat else None,

@@ -77,3 +77,25 @@ def test_scored_outcome_is_the_sorted_outcome_json() -> None:
     play_out(hand, [make_bot("random", random.Random(s)) for s in range(4)])
     last = hand.log[-1]
     assert isinstance(last, ev.Scored) and json.loads(last.outcome) == hand.outcome
+
+
+def test_an_observations_events_are_a_fixed_view_of_the_public_log() -> None:
+    """Observations view the public log instead of copying it: the view reads like the tuple it
+    replaces and does not change when the log grows."""
+    from gameplay.events import LogView
+    from gameplay.hand import Hand, HandConfig
+
+    h = Hand(HandConfig("tractor"), seed=3)
+    for _ in range(10):
+        h.deal()
+    obs = h.observation(0)
+    before = tuple(h.public_log)
+    assert isinstance(obs.events, LogView)
+    assert obs.events == before and before == obs.events and list(obs.events) == list(before)
+    assert len(obs.events) == len(before) and obs.events[-1] is before[-1] and obs.events[0] is before[0]
+    assert obs.events[2:5] == before[2:5] and hash(obs.events) == hash(before)
+    with pytest.raises(IndexError):
+        obs.events[len(before)]
+    h.deal()
+    assert obs.events == before and len(h.observation(0).events) == len(before) + 1
+    assert h.observation(0).events != obs.events
