@@ -201,8 +201,8 @@ def a_attempt_aces(obs: Observation) -> list[int]:
 def unseen_counts(obs: Observation) -> list[int]:
     """Per code, the cards nobody has shown this seat: the decks less what was played, what it
     holds, the kitty it buried and the cards on the table."""
-    unplayed = obs.unplayed
-    un = list(map(sub, unplayed, obs.hand)) if unplayed else list(map(sub, map(sub, full_counts(obs), obs.played), obs.hand))
+    elsewhere = obs.elsewhere
+    un = list(elsewhere) if elsewhere else list(map(sub, map(sub, full_counts(obs), obs.played), obs.hand))
     kitty = obs.kitty
     if kitty:
         for c in kitty:

@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 import variants
-from gameplay.cards import CODE_NAMES, NCODES, deck_codes, format_cards, to_counts
+from gameplay.cards import CODE_NAMES, NCODES, deck_codes, format_cards
 from gameplay.combos import Combo, classify
 from gameplay.config import HandConfig, context_for
 from gameplay.declaring import PROTOCOLS, Bidding, Declaration, DeclaringProtocol, LevelCardAndJoker
@@ -59,7 +59,7 @@ from gameplay.events import (
 )
 from gameplay.legal_plays import LegalPlays
 from gameplay.legality import check_follow, check_lead, follow_fault
-from gameplay.observation import Observation, observe
+from gameplay.observation import Observation, elsewhere_rows, observe
 from gameplay.order import TRUMP, Context
 from gameplay.outcome import kitty_points, score_request, settle
 from gameplay.throws import throw_forced
@@ -211,7 +211,6 @@ class Hand:
         self.penalties = [0] * self.n
         self.tie_break: int | None = None
         self.played = [0] * NCODES
-        self.unplayed = to_counts(deck)  # per code, the deck's cards not played yet (bots count unseen cards)
         self.voids: list[frozenset[int]] = [frozenset() for _ in range(self.n)]
         self.outcome: dict[str, Any] | None = None
         self.result: HandResult | RedFiveResult | YongzhouResult | None = None
@@ -521,6 +520,7 @@ class Hand:
     def begin_play(self, leader: int) -> None:
         assert self.ctx is not None
         self.phase = "play"
+        self.elsewhere, self._others = elsewhere_rows(self.deck, self.hands)
         self._new_trick(leader)
 
     def _new_trick(self, leader: int) -> None:
@@ -604,11 +604,12 @@ class Hand:
         self.log.append(ev)
         self.public_log.append(ev)
         h = self.hands[seat]
-        played, unplayed = self.played, self.unplayed
+        played, others = self.played, self._others[seat]
         for c in on:
             h[c] -= 1
             played[c] += 1
-            unplayed[c] -= 1
+            for row in others:  # the other seats' counts of the cards they do not hold
+                row[c] -= 1
         self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
         self.trick_on += (on,)
@@ -631,8 +632,7 @@ class Hand:
         ctx = self.ctx
         winner = self.trick_best_seat  # the first strongest play (先出为大), kept as plays come
         assert ctx is not None and winner is not None
-        pts = ctx.points
-        points = sum([pts[c] for p in self.trick_on for c in p])
+        points = sum([ctx.points[c] for p in self.trick_on for c in p])
         self.points[winner] += points
         self.tricks.append((self.trick_leader, tuple(self.trick_plays), winner, points))
         self.log.append(ev := Trick(winner, (), points))

@@ -49,8 +49,9 @@ class Observation(NamedTuple):
     shown_kitty: tuple[int, ...] | None = None
     """chaodi: the kitty as dealt, shown to all when the dealer first took it (None before, and in
     other variants)."""
-    unplayed: tuple[int, ...] = ()
-    """Per code, the cards of the deck not played yet (the deck's counts less ``played``)."""
+    elsewhere: tuple[int, ...] = ()
+    """In the play phase, per code, the cards of the deck neither played nor in this seat's hand (in
+    the other hands and the kitty): the deck's counts less ``played`` and ``hand``; () before."""
 
     def team(self, seat: int) -> int:
         """Who plays together: partnership sides; red-five dealer (0) vs defenders (1); yongzhou each alone."""
@@ -73,6 +74,17 @@ _TEAMS: dict[str, str] = {}
 _tuple_new = tuple.__new__
 
 
+def elsewhere_rows(deck: Sequence[int], hands: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[list[list[int]]]]:
+    """At the start of the play phase (nothing played yet): per seat, the counts of the deck's cards
+    it does not hold (``Observation.elsewhere``), and per seat the rows of the other seats, which
+    each of its plays lowers (:meth:`gameplay.hand.Hand.play` keeps them)."""
+    full = [0] * len(hands[0])
+    for c in deck:
+        full[c] += 1
+    rows = [[f - k for f, k in zip(full, held, strict=True)] for held in hands]
+    return rows, [[row for other, row in enumerate(rows) if other != seat] for seat in range(len(rows))]
+
+
 def observe(h: Any, seat: int) -> Observation:
     """What ``seat`` may know of hand ``h`` (a :class:`gameplay.hand.Hand`) now. The public log is copied
     viewed, not copied (it only grows; a new view when it has grown since the last observation); the fields are given
@@ -90,4 +102,4 @@ def observe(h: Any, seat: int) -> Observation:
         h.trick_lead if playing else None, tuple(h.played), tuple(h.voids), tuple(h.points),
         len(h.tricks), tuple(h.nleft), h.trick_best_seat if playing else None,
         h.trick_best if playing else None, events, h.contract, h.bidder, frozenset(h.bid_passed),
-        h.shown_kitty, tuple(h.unplayed)))
+        h.shown_kitty, tuple(h.elsewhere[seat]) if playing else ()))

@@ -575,7 +575,6 @@ def _score(walk: _Walk, start: list[list[int]], kitty: list[int]) -> tuple[Hand 
             for p in j.plays:
                 for c in p.on_table:
                     h.played[c] += 1
-                    h.unplayed[c] -= 1
         h.points = list(walk.points)
         h.penalties = list(walk.penalties)
         h.tie_break = facts.tie_break

@@ -146,7 +146,7 @@ def test_observation_fields_are_in_their_places(variant: str, kw: dict[str, int]
         assert fields["winning"] == hand.trick_best_seat and fields["bid"] == hand.contract
         assert fields["trick"] == tuple((e.seat, e.on_table) for e in hand.trick_plays)
         full = Counter(hand.deck)
-        assert fields["unplayed"] == tuple(full[c] - hand.played[c] for c in range(54))
+        assert fields["elsewhere"] == tuple(full[c] - hand.played[c] - hand.hands[seat][c] for c in range(54))
 
 
 @pytest.mark.parametrize(("variant", "kw"), VARIANTS, ids=IDS)
