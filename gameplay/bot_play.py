@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 import variants
 from gameplay.bot_follow import first, pair_throw_follows, ruffs
 from gameplay.cards import NCODES, deck_codes, make_code, to_counts
-from gameplay.combos import Combo, Component, decompose_suit, highest_tractor_top, match_score
+from gameplay.combos import Combo, Component, decompose_held, highest_tractor_top, match_score
 from gameplay.legal_plays import LegalPlays
 from gameplay.observation import Observation
 from gameplay.order import TRUMP, Context
@@ -325,7 +325,7 @@ class PlayChooser:
         if comps is None:
             if len(self._suits) > 512:
                 self._suits.clear()
-            comps = self._suits[key] = decompose_suit(ctx, {c: hand[c] for c in t.by_code[suit] if hand[c]}, suit)
+            comps = self._suits[key] = decompose_held(ctx, hand, t.by_code[suit], suit)
         return comps
 
     # ------------------------------------------------------------ leading
@@ -467,7 +467,14 @@ class PlayChooser:
                     cp += pts[c]
                     cost += costs[c]
             if not unit:
-                key = play_key(ctx, lead, cand)
+                # a play's key is (0 in the led suit, 1 all trump, a side suit led; None otherwise) and the
+                # strength of one of its cards: a play that cannot rank above the winning key is not keyed
+                e0 = es[c0]
+                rank = 0 if e0 == ls else 1 if e0 == TRUMP and ls != TRUMP else -1
+                if rank < best_key[0] or (rank == best_key[0] and max(map(st.__getitem__, cand)) <= best_key[1]):
+                    key = None
+                else:
+                    key = play_key(ctx, lead, cand)
             else:
                 e0 = es[c0]
                 key = None

@@ -27,7 +27,7 @@ from gameplay.cards import CODE_NAMES, NCODES, format_cards, parse_cards
 from gameplay.errors import IllegalPlay, InvalidCards
 from gameplay.order import Context
 
-__all__ = ["Combo", "Component", "chains", "classify", "codes_desc", "covers", "decompose", "decompose_suit",
+__all__ = ["Combo", "Component", "chains", "classify", "codes_desc", "covers", "decompose", "decompose_held", "decompose_suit",
            "format_cards", "highest_tractor_top", "longest_chain", "parse_cards"]
 
 SHAPES = {1: "single", 2: "pair", 3: "triple"}
@@ -290,7 +290,6 @@ def decompose_suit(ctx: Context, counts: dict[int, int], suit: int) -> list[Comp
     Units are formed per card (three copies → a triple, two → a pair); then, per width from the
     widest, the longest tractor is taken repeatedly; then triples, pairs and singles remain.
     """
-    st = ctx.strength
     singles: list[int] = []
     wide: list[int] = []
     for c, k in counts.items():
@@ -298,7 +297,29 @@ def decompose_suit(ctx: Context, counts: dict[int, int], suit: int) -> list[Comp
             wide.append(c)
         else:
             singles.append(c)
-    singles.sort(key=st.__getitem__, reverse=True)
+    return _decomposed(ctx, counts, wide, singles, suit)
+
+
+def decompose_held(ctx: Context, counts: Sequence[int], codes: Sequence[int], suit: int) -> list[Component]:
+    """:func:`decompose_suit` of the cards of ``codes`` (of effective suit ``suit``) held in ``counts``
+    (54 counts), the codes in the order the dict of ``decompose_suit`` would list them: the same
+    components in the same order, without building the dict."""
+    singles: list[int] = []
+    wide: list[int] = []
+    for c in codes:
+        k = counts[c]
+        if k >= 2:
+            wide.append(c)
+        elif k:
+            singles.append(c)
+    return _decomposed(ctx, counts, wide, singles, suit)
+
+
+def _decomposed(ctx: Context, counts: dict[int, int] | Sequence[int], wide: list[int], singles: list[int],
+                suit: int) -> list[Component]:
+    """The decomposition of cards ``wide`` (held at least twice) and ``singles`` (once), each list in
+    the order of the cards given."""
+    singles.sort(key=ctx.strength.__getitem__, reverse=True)
     one = _tables(ctx).units[1]
     rest: list[Component] = [one[c] for c in singles]  # type: ignore[misc]
     if not wide:
@@ -309,7 +330,7 @@ def decompose_suit(ctx: Context, counts: dict[int, int], suit: int) -> list[Comp
 _tuple_new = tuple.__new__
 
 
-def _wide_components(ctx: Context, counts: dict[int, int] | list[int], wide: list[int], suit: int,
+def _wide_components(ctx: Context, counts: dict[int, int] | Sequence[int], wide: list[int], suit: int,
                      presorted: bool = False) -> list[Component]:
     """Tractors, then triples and pairs, of the cards ``wide`` (held at least twice); with
     ``presorted`` the caller gives ``wide`` strongest first, so the units need no sorting."""

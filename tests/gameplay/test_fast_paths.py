@@ -248,3 +248,21 @@ def test_structured_follows_are_the_filtered_sub_multisets_in_order(rules: RuleS
                     assert list(_base_follows(ctx, follower, lead)) == _filtered_follows(ctx, follower, lead)
                     shapes[lead.shape] += 1
     assert sum(shapes.values()) > 5, shapes
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
+def test_decompose_held_is_decompose_suit_of_the_held_cards(rules: RuleSet) -> None:
+    """The bot's list-based decomposition of one suit gives decompose_suit's components in its order."""
+    from gameplay.combos import decompose_held
+
+    rng = random.Random(29)
+    checked = 0
+    for ctx in _contexts(rules, rng):
+        for hand in _hands(rules, rng, 5):
+            counts = to_counts(hand)
+            for s in range(5):
+                codes = sorted(ctx.suit_codes[s])
+                expect = decompose_suit(ctx, {c: counts[c] for c in codes if counts[c]}, s)
+                assert decompose_held(ctx, counts, codes, s) == expect
+                checked += any(c.width >= 2 for c in expect)
+    assert checked > 20
