@@ -286,7 +286,7 @@ class PlayChooser:
         self._unseen = None
         self._max = {}
         if legal.lead is None:
-            return self._lead(obs, ctx)
+            return self._lead(obs, ctx, legal)
         return self._follow(obs, ctx, legal)
 
     def unseen(self) -> list[int]:
@@ -330,10 +330,10 @@ class PlayChooser:
 
     # ------------------------------------------------------------ leading
 
-    def _lead(self, obs: Observation, ctx: Context) -> Sequence[int]:
+    def _lead(self, obs: Observation, ctx: Context, legal: LegalPlays) -> Sequence[int]:
         aces = a_attempt_aces(obs)
         if aces and obs.tricks_played == 0:
-            return (aces[0],)  # chaodi at A: the dealer side must show an A in the first trick (首尾出A)
+            return legal.single(aces[0])  # chaodi at A: the dealer side must show an A in the first trick (首尾出A)
         hand = obs.hand
         t = self._t
         assert t is not None
@@ -404,7 +404,7 @@ class PlayChooser:
                     if best is None or score > best[0]:
                         best = (score, low.codes)
         if best is not None:
-            return best[1]
+            return legal.single(best[1][0]) if len(best[1]) == 1 else best[1]
         # No sure winner: lead low, toward a partner's void, from a short side suit, without points.
         lows = self._lows
         pick_cost, pick = 0, -1
@@ -418,7 +418,7 @@ class PlayChooser:
             cost = cheapest[0] + sum(counts) - (25 if s in partner_voids and s not in opp_voids and s != TRUMP else 0)
             if pick < 0 or cost < pick_cost:
                 pick_cost, pick = cost, cheapest[1]
-        return (pick,)  # a held single is always a legal lead: no re-check
+        return legal.single(pick)  # a held single is always a legal lead: handed out as such, not checked again
 
     # ------------------------------------------------------------ following
 
@@ -520,7 +520,7 @@ class PlayChooser:
             if len(held) > 1 or (held and counts[held[0]] > 1):
                 cands = held  # each code held, strongest first
             elif held:
-                return (held[0],)  # the only card of the suit: forced
+                return legal.single(held[0])  # the only card of the suit: forced
             else:  # void: the cheapest and the point-richest other card, and each trump held
                 others = list(compress(CODES, counts))
                 cands = [min(others, key=t.cheap.__getitem__), min(others, key=t.rich.__getitem__)]
@@ -562,7 +562,7 @@ class PlayChooser:
                 score = -costs[c] - cp * 5 - 5
             if best < 0 or score > best_score:
                 best, best_score, index = c, score, i
-        return (best,) if follows is None else follows[index]
+        return legal.single(best) if follows is None else follows[index]
 
     def _key_safe(self, obs: Observation, ctx: Context, lead: Combo, key: PlayKey, opp_after: Sequence[int]) -> bool:
         """Whether no unseen card of the led structure can beat ``key`` (ruffs included)."""
@@ -613,16 +613,17 @@ class PlayChooser:
         t = self._t
         assert t is not None
         n, ls = lead.n, lead.suit
-        held = [c for c in ctx.suit_codes[ls] if counts[c]]
-        suit = [c for c in held for _ in range(counts[c])]
+        codes = ctx.suit_codes[ls]
+        held = list(compress(codes, map(counts.__getitem__, codes)))
+        m = sum(map(counts.__getitem__, held))  # cards of the led suit held
         extra = ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points
-        if len(suit) > n and n > 1 and not extra and (
+        if m > n and n > 1 and not extra and (
                 all(c.width == 1 for c in lead.components)
                 or not any(match_score(ctx, lead, {c: counts[c] for c in held}))):
             # no structure to match: any n cards of the suit follow legally — the cheapest, the richest,
             # the strongest (stable sorts of the cards, so equal cards keep the suit's order)
             return [first(sorted(held, key=key.__getitem__), counts, n) for key in (t.cheap, t.rich, t.neg_strength)]
-        if len(suit) > n or extra:
+        if m > n or extra:
             follows = None if extra else pair_throw_follows(ctx, counts, lead)
             if follows is None:
                 follows = legal.follows()
@@ -633,8 +634,9 @@ class PlayChooser:
         # Short of the led suit: all of it, plus the cheapest or the point-richest filler, plus ruffs.
         es = ctx.esuit
         others = [c for c in compress(CODES, counts) if es[c] != ls]
-        fill = n - len(suit)
-        out: list[Sequence[int]] = [tuple(suit) + first(sorted(others, key=key.__getitem__), counts, fill)
+        fill = n - m
+        suit = first(held, counts, m)
+        out: list[Sequence[int]] = [suit + first(sorted(others, key=key.__getitem__), counts, fill)
                                     for key in (t.cheap, t.rich)]
         if not suit and ls != TRUMP:
             trumps = {c: counts[c] for c in ctx.suit_codes[TRUMP] if counts[c]}

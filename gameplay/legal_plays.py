@@ -200,6 +200,28 @@ class LegalPlays:
         plays = self.follows()
         return plays[rng.randrange(len(plays))]
 
+    def single(self, code: int) -> tuple[int, ...]:
+        """``(code,)``: a single this seat may lead or follow a single with (held; of the led suit, or
+        the seat holds none of it; no yongzhou rule after the first play) is handed out as legal, so the
+        hand does not check it again. Any other single is returned as a plain play, which the hand
+        checks (and refuses if it breaks a rule)."""
+        play = (code,)
+        counts = self.counts
+        if not 0 <= code < NCODES or counts[code] < 1:
+            return play
+        lead = self.lead
+        if lead is not None:
+            ctx = self.ctx
+            if lead.n != 1 or (self.prior and (ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points)):
+                return play
+            s = lead.suit
+            if ctx.esuit[code] != s:
+                for c in ctx.suit_codes[s]:
+                    if counts[c]:
+                        return play  # not void in the led suit: the hand refuses it
+        self._given = play
+        return play
+
     def gave(self, cards: object) -> bool:
         """Whether ``cards`` is one of the very objects this instance handed out as legal (a play of
         :meth:`sample` or an item of :meth:`follows`): the hand then need not check it again."""

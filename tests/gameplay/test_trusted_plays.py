@@ -104,3 +104,39 @@ def test_hidden_deals_are_shared_and_equal_to_a_redacted_copy() -> None:
     assert redact(ev, 1) is hidden_deal(2) and redact(ev, None) == Deal(2, ())
     assert redact(ev, 2) is ev
     assert redact(Shuffle(None, (1, 2)), 0) == Shuffle(None, ())
+
+
+def test_a_single_is_handed_out_only_when_legal() -> None:
+    """``LegalPlays.single``: a held single leads; a follow of a single is vouched for only in the led
+    suit or when void in it; anything else comes back unvouched and the hand refuses it."""
+    hand = _to_play(5)
+    _, leader = hand.to_act()
+    assert leader is not None
+    lp = hand.legal_plays(leader)
+    counts = hand.seat_counts(leader)
+    held = [c for c in range(54) if counts[c]]
+    missing = next(c for c in range(54) if not counts[c] and hand.ctx is not None and hand.ctx.esuit[c] >= 0)
+    assert not lp.gave(lp.single(missing))
+    with pytest.raises(GameplayError):
+        hand.play(leader, lp.single(missing))
+    lp = hand.legal_plays(leader)
+    play = lp.single(held[0])
+    assert lp.gave(play) and play == (held[0],)
+    hand.play(leader, play)
+    _, nxt = hand.to_act()
+    assert nxt is not None and hand.ctx is not None
+    es = hand.ctx.esuit
+    s = es[held[0]]
+    mine = hand.seat_counts(nxt)
+    in_suit = [c for c in range(54) if mine[c] and es[c] == s]
+    off_suit = [c for c in range(54) if mine[c] and es[c] != s]
+    lp = hand.legal_plays(nxt)
+    if in_suit:
+        assert lp.gave(lp.single(in_suit[0]))
+        if off_suit:
+            wrong = lp.single(off_suit[0])
+            assert not lp.gave(wrong)
+            with pytest.raises(GameplayError):
+                hand.play(nxt, wrong)
+    elif off_suit:
+        assert lp.gave(lp.single(off_suit[0]))  # void in the led suit: any held card
