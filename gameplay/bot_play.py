@@ -67,6 +67,17 @@ class Tables(NamedTuple):
     order: tuple[tuple[int, ...], ...]
     """Each effective suit's codes strongest first, equal ones in code order (how a decomposition
     lists singles)."""
+    counts_desc: tuple[Callable[[Sequence[int]], Any], ...]
+    """Per effective suit, the counts of its codes strongest first (``desc``) out of a hand."""
+    by_cheap: tuple[int, ...]
+    """Every code by ``cheap``, equal ones in code order: the first held is ``min(held, key=cheap)``."""
+    by_rich: tuple[int, ...]
+    """Every code by ``rich``, equal ones in code order."""
+    suit_by: tuple[tuple[tuple[int, ...], ...], ...]
+    """[key][suit]: a suit's codes (``ctx.suit_codes`` order) stably sorted by ``cheap``, ``rich``,
+    ``neg_strength``: what a stable sort of the cards held of the suit by that key lists first."""
+    others_by: tuple[tuple[tuple[int, ...], ...], ...]
+    """[key][suit]: the codes of the other suits (code order) stably sorted by ``cheap``, ``rich``."""
 
 
 _TABLES: dict[int, tuple[Context, Tables]] = {}
@@ -113,7 +124,15 @@ def _build(ctx: Context) -> Tables:
     order = tuple(tuple(sorted(ctx.suit_codes[s], key=lambda c: (-st[c], c))) for s in range(TRUMP + 1))
     cheap = [pts[c] * 4 + costs[c] for c in CODES]
     rich = [-pts[c] * 1000 + costs[c] for c in CODES]  # (-points, cost) as one number (costs < 1000)
-    return Tables(costs, low, by_code, counts_of, desc, cheap, rich, [-x for x in st], order)
+    neg = [-x for x in st]
+    suits = range(TRUMP + 1)
+    suit_by = tuple(tuple(tuple(sorted(ctx.suit_codes[s], key=key.__getitem__)) for s in suits)
+                    for key in (cheap, rich, neg))
+    others_by = tuple(tuple(tuple(c for c in sorted(CODES, key=key.__getitem__) if es[c] != s) for s in suits)
+                      for key in (cheap, rich))
+    return Tables(costs, low, by_code, counts_of, desc, cheap, rich, neg, order,
+                  tuple(_getter(codes) for codes in desc), tuple(sorted(CODES, key=cheap.__getitem__)),
+                  tuple(sorted(CODES, key=rich.__getitem__)), suit_by, others_by)
 
 
 _FULL: dict[tuple[str, int, int], tuple[int, ...]] = {}
@@ -340,7 +359,7 @@ class PlayChooser:
         es, st, pts = ctx.esuit, ctx.strength, ctx.points
         team = self._team
         me = team[obs.seat]
-        suits = dict.fromkeys(map(es.__getitem__, compress(CODES, hand)))  # in the order of their first codes
+        suits = dict.fromkeys(compress(es, hand))  # the suits held, in the order of their first codes
         dealer_side = obs.dealer is not None and team[obs.dealer] == me
         unseen = self.unseen()
         # seed 001: the dealer side with a trump majority pulls trumps first
@@ -516,14 +535,14 @@ class PlayChooser:
             cands = [p[0] for p in follows]
         else:
             desc = t.desc[ls]
-            held = list(compress(desc, map(counts.__getitem__, desc)))
+            held = list(compress(desc, t.counts_desc[ls](counts)))
             if len(held) > 1 or (held and counts[held[0]] > 1):
                 cands = held  # each code held, strongest first
             elif held:
                 return legal.single(held[0])  # the only card of the suit: forced
             else:  # void: the cheapest and the point-richest other card, and each trump held
-                others = list(compress(CODES, counts))
-                cands = [min(others, key=t.cheap.__getitem__), min(others, key=t.rich.__getitem__)]
+                cands = [next(compress(t.by_cheap, map(counts.__getitem__, t.by_cheap))),
+                         next(compress(t.by_rich, map(counts.__getitem__, t.by_rich)))]
                 if ls != TRUMP:
                     trumps = ctx.suit_codes[TRUMP]
                     cands.extend(compress(trumps, map(counts.__getitem__, trumps)))
@@ -622,7 +641,7 @@ class PlayChooser:
                 or not any(match_score(ctx, lead, {c: counts[c] for c in held}))):
             # no structure to match: any n cards of the suit follow legally — the cheapest, the richest,
             # the strongest (stable sorts of the cards, so equal cards keep the suit's order)
-            return [first(sorted(held, key=key.__getitem__), counts, n) for key in (t.cheap, t.rich, t.neg_strength)]
+            return [first(by[ls], counts, n) for by in t.suit_by]
         if m > n or extra:
             follows = None if extra else pair_throw_follows(ctx, counts, lead)
             if follows is None:
@@ -632,12 +651,9 @@ class PlayChooser:
             rng = self.rng
             return [follows[rng.randrange(len(follows))] for _ in range(40)]
         # Short of the led suit: all of it, plus the cheapest or the point-richest filler, plus ruffs.
-        es = ctx.esuit
-        others = [c for c in compress(CODES, counts) if es[c] != ls]
         fill = n - m
         suit = first(held, counts, m)
-        out: list[Sequence[int]] = [suit + first(sorted(others, key=key.__getitem__), counts, fill)
-                                    for key in (t.cheap, t.rich)]
+        out: list[Sequence[int]] = [suit + first(by[ls], counts, fill) for by in t.others_by]
         if not suit and ls != TRUMP:
             trumps = {c: counts[c] for c in ctx.suit_codes[TRUMP] if counts[c]}
             if sum(trumps.values()) >= fill:
