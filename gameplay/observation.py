@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import sub
 from typing import Any, NamedTuple
 
 import variants
@@ -81,7 +82,7 @@ def elsewhere_rows(deck: Sequence[int], hands: Sequence[Sequence[int]]) -> tuple
     full = [0] * len(hands[0])
     for c in deck:
         full[c] += 1
-    rows = [[f - k for f, k in zip(full, held, strict=True)] for held in hands]
+    rows = [list(map(sub, full, held)) for held in hands]
     return rows, [[row for other, row in enumerate(rows) if other != seat] for seat in range(len(rows))]
 
 
