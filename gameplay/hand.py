@@ -59,7 +59,7 @@ from gameplay.events import (
 )
 from gameplay.legal_plays import LegalPlays
 from gameplay.legality import check_follow, check_lead, follow_fault
-from gameplay.observation import Observation, elsewhere_rows, observe
+from gameplay.observation import Observation, no_rows, observe
 from gameplay.order import TRUMP, Context
 from gameplay.outcome import kitty_points, score_request, settle
 from gameplay.throws import throw_forced
@@ -520,7 +520,7 @@ class Hand:
     def begin_play(self, leader: int) -> None:
         assert self.ctx is not None
         self.phase = "play"
-        self.elsewhere, self._others = elsewhere_rows(self.deck, self.hands)
+        self.elsewhere, self._others = no_rows(self.n)  # the first observation of the play makes them
         self._new_trick(leader)
 
     def _new_trick(self, leader: int) -> None:

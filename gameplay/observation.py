@@ -75,14 +75,22 @@ _TEAMS: dict[str, str] = {}
 _tuple_new = tuple.__new__
 
 
-def elsewhere_rows(deck: Sequence[int], hands: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[list[list[int]]]]:
-    """At the start of the play phase (nothing played yet): per seat, the counts of the deck's cards
-    it does not hold (``Observation.elsewhere``), and per seat the rows of the other seats, which
-    each of its plays lowers (:meth:`gameplay.hand.Hand.play` keeps them)."""
-    full = [0] * len(hands[0])
+def no_rows(players: int) -> tuple[list[list[int]] | None, list[Sequence[list[int]]]]:
+    """The cards elsewhere before any observation of the play phase: none kept, no row to lower."""
+    return None, [()] * players
+
+
+def elsewhere_rows(deck: Sequence[int], played: Sequence[int], hands: Sequence[Sequence[int]]) -> tuple[
+        list[list[int]] | None, list[Sequence[list[int]]]]:
+    """Per seat, the counts of the deck's cards neither played nor in its hand (``Observation.elsewhere``),
+    and per seat the rows of the other seats, which each of its plays lowers from then on
+    (:meth:`gameplay.hand.Hand.play`). Made by the first observation of the play phase, so that hands
+    whose bots never observe it (random bots) do not keep them."""
+    full = [0] * len(played)
     for c in deck:
         full[c] += 1
-    rows = [list(map(sub, full, held)) for held in hands]
+    unplayed = list(map(sub, full, played))
+    rows = [list(map(sub, unplayed, held)) for held in hands]
     return rows, [[row for other, row in enumerate(rows) if other != seat] for seat in range(len(rows))]
 
 
@@ -95,6 +103,8 @@ def observe(h: Any, seat: int) -> Observation:
     events = h._events
     if events is None or len(events) != len(log) or events._log is not log:
         events = h._events = LogView(log, len(log))
+    if playing and h.elsewhere is None:
+        h.elsewhere, h._others = elsewhere_rows(h.deck, h.played, h.hands)
     return _tuple_new(Observation, (
         seat, h.n, h.rules.decks, h.variant, h.phase, h.level, h.trump, h.ctx, h.dealer,
         h.declaration, tuple(h.hands[seat]), tuple(h.kitty) if h.buried_by == seat else None,
