@@ -205,7 +205,7 @@ class LegalPlays:
         the seat holds none of it; no yongzhou rule after the first play) is handed out as legal, so the
         hand does not check it again. Any other single is returned as a plain play, which the hand
         checks (and refuses if it breaks a rule)."""
-        play = (code,)
+        play: tuple[int, ...] = (code,)  # a tuple object (mypyc: not a fixed-length struct, boxed anew on return)
         counts = self.counts
         if not 0 <= code < NCODES or counts[code] < 1:
             return play
