@@ -90,7 +90,7 @@ def _levels(hand: FinishedHand) -> Settled:
     attackers = sum(p for s, p in enumerate(hand.points) if s % 2 != dside)
     last: Literal["dealer", "attackers"] = "attackers" if last_winner % 2 != dside else "dealer"
     win_play = next(e.on_table for e in last_plays if e.seat == last_winner)
-    largest = max(c.size for c in decompose(ctx, win_play))
+    largest = 1 if len(win_play) == 1 else max(c.size for c in decompose(ctx, win_play))  # a single: 1
     out: dict[str, Any] = {"attackers_points": attackers, "kitty_points": kitty_points(hand),
                            "last_trick": {"winner": last, "largest": largest} if last == "attackers"
                            else {"winner": last}}
