@@ -97,10 +97,10 @@ def _forced_of(ctx: Context, failing: list[Component]) -> Component:
     """The failing component a throw is forced to (``rules.throw_forced``, see :func:`throw_check`)."""
     if len(failing) == 1:
         return failing[0]
-    sk = ctx.sortkey
+    low = ctx.sortkey.__getitem__
     if ctx.rules.throw_forced == "lowest_card":
-        return min(failing, key=lambda c: (c.top, c.size, min(sk[x] for x in c.codes)))
-    return min(failing, key=lambda c: (c.size, c.top, min(sk[x] for x in c.codes)))
+        return min(failing, key=lambda c: (c.top, c.size, min(map(low, c.codes))))
+    return min(failing, key=lambda c: (c.size, c.top, min(map(low, c.codes))))
 
 
 def throw_forced(ctx: Context, combo: Combo, others: Sequence[Counts]) -> tuple[Combo, int] | None:
