@@ -23,6 +23,7 @@ from gameplay.combos import (
     chains,
     classify,
     decompose,
+    decompose_held,
     decompose_suit,
     match_score,
 )
@@ -253,8 +254,6 @@ def test_structured_follows_are_the_filtered_sub_multisets_in_order(rules: RuleS
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
 def test_decompose_held_is_decompose_suit_of_the_held_cards(rules: RuleSet) -> None:
     """The bot's list-based decomposition of one suit gives decompose_suit's components in its order."""
-    from gameplay.combos import decompose_held
-
     rng = random.Random(29)
     checked = 0
     for ctx in _contexts(rules, rng):
