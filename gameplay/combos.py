@@ -335,6 +335,7 @@ def _wide_components(ctx: Context, counts: dict[int, int] | Sequence[int], wide:
     """Tractors, then triples and pairs, of the cards ``wide`` (held at least twice); with
     ``presorted`` the caller gives ``wide`` strongest first, so the units need no sorting."""
     adj = ctx.adj_up
+    st = ctx.strength
     table = _tables(ctx).units
     out: list[Component] = []
     units: list[Component] = []
@@ -361,13 +362,13 @@ def _wide_components(ctx: Context, counts: dict[int, int] | Sequence[int], wide:
                     out.append(_component(ctx, suit, width, path))
                     nodeset.difference_update(path)
                 nodes = [c for c in nodes if c in nodeset]
+        if len(nodes) > 1 and not presorted:  # units of one width: in priority order by their tops (stable)
+            nodes.sort(key=st.__getitem__, reverse=True)
         tw = table[width]
         units.extend([tw[c] for c in nodes])  # type: ignore[misc]
     if len(out) > 1:
         out.sort(key=_priority, reverse=True)
-    if len(units) > 1 and not presorted:
-        units.sort(key=_priority, reverse=True)
-    return out + units
+    return out + units  # triples before pairs: the priority order
 
 
 def decompose(ctx: Context, codes: Iterable[int]) -> list[Component]:
