@@ -261,6 +261,25 @@ def thresholds(ctx: Context, unseen: Sequence[int], suit: int) -> list[int]:
     return out
 
 
+def _may_be_sure(ctx: Context, codes: Sequence[int], counts: Sequence[int], hand: Sequence[int],
+                 thr: Sequence[int]) -> bool:
+    """Whether some component of the cards ``counts`` of ``codes`` may be sure (a superset of the
+    components :meth:`PlayChooser._lead` finds sure): a card held ``k`` times at least as strong as the
+    highest card unseen ``k`` times (a single, pair or triple), or two cards held twice that are adjacent
+    (a tractor, judged by :func:`is_sure`)."""
+    st, adj = ctx.strength, ctx.adj_up
+    top = len(thr) - 1
+    for c, k in zip(codes, counts, strict=True):
+        if k:
+            if st[c] >= thr[k if k < top else top]:
+                return True
+            if k >= 2:
+                for b in adj[c]:
+                    if hand[b] >= 2:
+                        return True
+    return False
+
+
 def is_sure(ctx: Context, top: int, width: int, length: int, suit: int, unseen: Sequence[int]) -> bool:
     """Whether no unseen cards of ``suit`` can beat a component (``top``, ``width``, ``length``)."""
     if length >= 2:
@@ -373,7 +392,8 @@ class PlayChooser:
             if s != TRUMP and unseen_trumps > 0 and s in opp_voids:
                 continue  # opponents may ruff: nothing of this suit is sure
             score: float | int  # int or float, as computed (mypyc: not a float variable)
-            if max(t.counts_of[s](hand)) < 2:
+            counts = t.counts_of[s](hand)
+            if max(counts) < 2:
                 # singles only: the sure ones are the highest, in the decomposition's order
                 top = self._max_unseen(ctx, s, 1)
                 sure = []
@@ -397,8 +417,11 @@ class PlayChooser:
                     if best is None or score > best[0]:
                         best = (score, (c,))
                 continue
-            comps = self._decomposition(ctx, t, hand, s)
             thr = thresholds(ctx, unseen, s)  # per width: the highest unseen card of the suit, as _max_unseen
+            pulling = s == TRUMP and dealer_side and my_trumps >= unseen_trumps and unseen_trumps
+            if not pulling and not _may_be_sure(ctx, t.by_code[s], counts, hand, thr):
+                continue  # no component of the suit can be sure: not decomposed
+            comps = self._decomposition(ctx, t, hand, s)
             safe = [c for c in comps if (c.top >= thr[c.width] if c.length < 2
                                          else is_sure(ctx, c.top, c.width, c.length, s, unseen))]
             if safe:
@@ -415,7 +438,7 @@ class PlayChooser:
                             score += 35
                     if best is None or score > best[0]:
                         best = (score, comp.codes)
-            if s == TRUMP and dealer_side and my_trumps >= unseen_trumps and unseen_trumps:
+            if pulling:
                 pairs = [c for c in comps if c.width >= 2]
                 if pairs:
                     low = min(pairs, key=lambda c: c.top)
