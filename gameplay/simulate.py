@@ -45,6 +45,38 @@ YONGZHOU_SESSION = 8
 """Hands per yongzhou-300 session in runs of independent hands (the winner deals the next hand)."""
 
 
+class DeferredRandom(random.Random):
+    """``random.Random(seed)``, seeded when first drawn from: a heuristic bot seldom draws, and
+    seeding four generators a hand costs more than a trick. Once seeded it is a plain
+    ``random.Random`` (its class is switched), drawing the very same numbers."""
+
+    def __init__(self, seed: int) -> None:  # no seeding here: that is the point
+        self._deferred = seed
+        self.gauss_next = None
+
+    def _start(self) -> None:
+        """Seed, once (a method bound before the switch may still be called: it lands here again)."""
+        if "_deferred" in self.__dict__:
+            self.__class__ = random.Random  # type: ignore[assignment]
+            self.seed(self.__dict__.pop("_deferred"))
+
+    def random(self) -> float:
+        DeferredRandom._start(self)
+        return random.Random.random(self)
+
+    def getrandbits(self, k: int, /) -> int:
+        DeferredRandom._start(self)
+        return random.Random.getrandbits(self, k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        DeferredRandom._start(self)
+        return random.Random.getstate(self)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        DeferredRandom._start(self)
+        random.Random.setstate(self, state)
+
+
 def hand_seed(seed: int, index: int) -> int:
     """The seed of hand ``index`` of a run seeded ``seed``."""
     return (seed * 1_000_003 + index) & 0xFFFFFFFF
@@ -205,7 +237,7 @@ def simulate_hand(variant: str, seed: int, index: int, bots: Sequence[str], *, d
                                            start_seat=start_seat)["next_dealer"]
         conf = {"start_seat": start_seat}
     hand = make_hand(variant, hs, decks=decks, players=players, options=options, **conf)
-    bot_objs = [make_bot(name, random.Random(hs * 7 + s)) for s, name in enumerate(names)]
+    bot_objs = [make_bot(name, DeferredRandom(hs * 7 + s)) for s, name in enumerate(names)]
     play_out(hand, bot_objs)
     rec = record(hand, names[:2] if variant in PARTNERSHIP else names, hs, index)
     if keep_log:
@@ -239,7 +271,7 @@ def simulate_match(variant: str, seed: int, index: int, bots: Sequence[str], *,
     hands = 0
     redeals = 0
     winner = None
-    bot_objs = [make_bot(bots[s % 2] if len(bots) > 1 else bots[0], random.Random(ms * 7 + s)) for s in range(4)]
+    bot_objs = [make_bot(bots[s % 2] if len(bots) > 1 else bots[0], DeferredRandom(ms * 7 + s)) for s in range(4)]
     while hands < max_hands:
         hand = Hand(HandConfig(variant, options or {}, state=state), rng=random.Random(rng.getrandbits(32)))
         play_out(hand, bot_objs)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from hypothesis import given
+from hypothesis import strategies as st
 
-from gameplay.simulate import simulate_hand, simulate_hands, simulate_match, summarize
+from gameplay.simulate import DeferredRandom, simulate_hand, simulate_hands, simulate_match, summarize
 
 
 def test_runs_are_reproducible_and_independent_of_chunking() -> None:
@@ -19,6 +22,21 @@ def test_runs_are_reproducible_and_independent_of_chunking() -> None:
         "tractor", 3, 2, 4, ["heuristic", "random"])
     assert whole == parts
     assert simulate_hand("red-five", 3, 1, ["random"]) == simulate_hand("red-five", 3, 1, ["random"])
+
+
+_DRAWS = {
+    "randrange": lambda r: r.randrange(1000), "random": lambda r: r.random(), "choice": lambda r: r.choice("abcdefg"),
+    "sample": lambda r: r.sample(range(40), 5), "shuffle": lambda r: (x := list(range(20)), r.shuffle(x), x)[2],
+    "getstate": lambda r: r.getstate(), "getrandbits": lambda r: r.getrandbits(70), "gauss": lambda r: r.gauss(),
+}
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.lists(st.sampled_from(sorted(_DRAWS)), min_size=1, max_size=12))
+def test_a_deferred_generator_draws_what_a_seeded_one_does(seed: int, draws: list[str]) -> None:
+    deferred, seeded = DeferredRandom(seed), random.Random(seed)
+    assert type(deferred) is DeferredRandom  # not seeded until drawn from
+    assert [_DRAWS[d](deferred) for d in draws] == [_DRAWS[d](seeded) for d in draws]
+    assert type(deferred) is random.Random
 
 
 def test_summary_lines_per_variant() -> None:
