@@ -7,9 +7,9 @@ keeps it; ``tests/gameplay/test_bot_decisions.py`` compares the two on every dec
 
 - per rule set, level and trump, tables of 54 entries are built once (:class:`Tables`: what a card
   costs, what leading it low costs, sort keys, each suit's codes in code order and strongest first);
-- per seat, the decomposition of each suit it holds and its cheapest low lead are kept by the suit's
-  counts, so only the suits it played from are looked at again; a suit of singles is not decomposed
-  (its sure cards are its highest, found by one scan);
+- per seat, the decomposition of each suit it holds is kept by the suit's counts, so only the suits
+  it played from are decomposed again; a suit of singles is not decomposed (its sure cards are its
+  highest, found by one scan), nor a suit none of whose cards could top a sure component;
 - the cards nobody has shown (unseen) are counted once per decision, only when the decision needs
   them, and the highest unseen card per suit and width once;
 - follows of a single are scored card by card in the order :func:`gameplay.legality.legal_follows`
@@ -296,7 +296,6 @@ class PlayChooser:
         self.rng = rng
         self._ctx: Context | None = None
         self._suits: dict[tuple[int, tuple[int, ...]], list[Component]] = {}
-        self._lows: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
         self._obs: Observation | None = None
         self._unseen: list[int] | None = None
         self._max: dict[int, int] = {}  # by suit * 8 + width
@@ -313,7 +312,6 @@ class PlayChooser:
         if ctx is not self._ctx:
             self._ctx = ctx
             self._suits = {}
-            self._lows = {}
             self._t = t = tables(ctx)
             self._desc = t.desc
             self._team_dealer = -2
@@ -448,18 +446,13 @@ class PlayChooser:
         if best is not None:
             return legal.single(best[1][0]) if len(best[1]) == 1 else best[1]
         # No sure winner: lead low, toward a partner's void, from a short side suit, without points.
-        lows = self._lows
         pick_cost, pick = 0, -1
         for s in suits:
             counts = t.counts_of[s](hand)
-            cheapest = lows.get((s, counts))
-            if cheapest is None:
-                if len(lows) > 512:
-                    lows.clear()
-                cheapest = lows[(s, counts)] = lowest(t, s, counts)
-            cost = cheapest[0] + sum(counts) - (25 if s in partner_voids and s not in opp_voids and s != TRUMP else 0)
+            low_cost, low = lowest(t, s, counts)
+            cost = low_cost + sum(counts) - (25 if s in partner_voids and s not in opp_voids and s != TRUMP else 0)
             if pick < 0 or cost < pick_cost:
-                pick_cost, pick = cost, cheapest[1]
+                pick_cost, pick = cost, low
         return legal.single(pick)  # a held single is always a legal lead: handed out as such, not checked again
 
     # ------------------------------------------------------------ following
