@@ -101,7 +101,7 @@ def observe(h: Any, seat: int) -> Observation:
     playing = h.phase == "play"
     log = h.public_log
     events = h._events
-    if events is None or len(events) != len(log) or events._log is not log:
+    if events is None or events._n != len(log) or events._log is not log:
         events = h._events = LogView(log, len(log))
     if playing and h.elsewhere is None:
         h.elsewhere, h._others = elsewhere_rows(h.deck, h.played, h.hands)
