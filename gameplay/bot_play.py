@@ -303,6 +303,9 @@ class PlayChooser:
         self._t: Tables | None = None  # this decision's tables
         self._team: tuple[int, ...] = ()
         self._team_dealer = -2
+        self._void_of: tuple[frozenset[int], ...] = ()  # the voids of the last lead, and what voids() made of them
+        self._void_team: tuple[int, ...] = ()
+        self._voids: tuple[set[int], set[int]] = (set(), set())
 
     # ------------------------------------------------------------ per decision
 
@@ -382,7 +385,11 @@ class PlayChooser:
         # seed 001: the dealer side with a trump majority pulls trumps first
         my_trumps = sum(t.counts_of[TRUMP](hand))
         unseen_trumps = sum(t.counts_of[TRUMP](unseen))
-        opp_voids, partner_voids = voids(team, obs.seat, obs.voids)
+        void = obs.voids
+        if void != self._void_of or team is not self._void_team:  # voids change a few times a hand
+            self._void_of, self._void_team = void, team
+            self._voids = voids(team, obs.seat, void)
+        opp_voids, partner_voids = self._voids
         throw_allowed = ctx.rules.throw_allowed
         pull = dealer_side and my_trumps > unseen_trumps * 0.6 and unseen_trumps
         best: tuple[float, Sequence[int]] | None = None
