@@ -35,10 +35,13 @@ Cards = tuple[int, ...]
 
 class Bot(Protocol):
     """What the runner asks a bot. ``uses_observation`` False lets the runner skip building an
-    observation for ``play`` (the random bot), which then receives None."""
+    observation for ``play`` (the random bot), which then receives None. ``asked_when_forced`` False
+    lets it play a forced follow (:meth:`LegalPlays.forced`) without asking: the bot would play just
+    that, drawing nothing from its generator (the random bot draws even then: it is asked)."""
 
     name: str
     uses_observation: bool
+    asked_when_forced: bool
 
     def declare(self, obs: Observation, options: Sequence[Cards]) -> Cards | None: ...
 
@@ -62,6 +65,7 @@ class RandomBot:
 
     name = "random"
     uses_observation = False
+    asked_when_forced = True
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -103,6 +107,7 @@ class HeuristicBot:
 
     name = "heuristic"
     uses_observation = True
+    asked_when_forced = False
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

@@ -200,6 +200,37 @@ class LegalPlays:
         plays = self.follows()
         return plays[rng.randrange(len(plays))]
 
+    def forced(self) -> tuple[int, ...] | None:
+        """The one legal follow when the seat holds exactly as many cards of the led suit as were led
+        (all of them, in the suit's code order, each as often as held), handed out as legal; None
+        otherwise, for leads, and under 见分必打/不许送分 (yongzhou-300)."""
+        lead = self.lead
+        if lead is None:
+            return None
+        rules = self.ctx.rules
+        if rules.must_beat_on_points or rules.no_gifting_points:
+            return None
+        counts = self.counts
+        codes = self.ctx.suit_codes[lead.suit]
+        m = 0
+        for c in codes:
+            m += counts[c]
+        if m != lead.n:
+            return None
+        if m == 1:
+            for c in codes:
+                if counts[c]:
+                    play: tuple[int, ...] = (c,)
+                    self._given = play
+                    return play
+        out: list[int] = []
+        for c in codes:
+            k = counts[c]
+            if k:
+                out += [c] * k
+        play = self._given = tuple(out)
+        return play
+
     def single(self, code: int) -> tuple[int, ...]:
         """``(code,)``: a single this seat may lead or follow a single with (held; of the led suit, or
         the seat holds none of it; no yongzhou rule after the first play) is handed out as legal, so the

@@ -129,7 +129,9 @@ def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
             while True:  # the whole play phase: the seat to play is the trick's turn
                 bot = bots[seat]
                 legal = legal_plays(seat)
-                play(seat, bot.play(hand.observation(seat) if bot.uses_observation else None, legal))
+                forced = None if bot.asked_when_forced else legal.forced()
+                play(seat, forced if forced is not None else
+                     bot.play(hand.observation(seat) if bot.uses_observation else None, legal))
                 if hand.phase != "play":
                     break
                 seat = hand.trick_turn

@@ -60,6 +60,7 @@ class HeuristicBot:
 
     name = "heuristic"
     uses_observation = True
+    asked_when_forced = False
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

@@ -29,10 +29,13 @@ HANDS = 150
 
 
 class Twin:
-    """A heuristic seat asking both bots; any difference fails the test at once."""
+    """A heuristic seat asking both bots; any difference fails the test at once. It is asked for
+    forced follows too, and checks that today's bot plays just what ``LegalPlays.forced`` gives (what
+    the runner plays for it without asking)."""
 
     name = "heuristic"
     uses_observation = True
+    asked_when_forced = True
 
     def __init__(self, seed: int) -> None:
         self.new = HeuristicBot(random.Random(seed))
@@ -67,7 +70,12 @@ class Twin:
         return self._ask("bury", *args)
 
     def play(self, *args: Any) -> Sequence[int]:
-        return self._ask("play", *args)
+        got = self._ask("play", *args)
+        forced = args[1].forced()
+        if forced is not None:
+            assert tuple(got) == forced, f"a forced follow: the bot chose {got}, the runner would play {forced}"
+            self.asked["forced"] = self.asked.get("forced", 0) + 1
+        return got
 
 
 def play_twins(variant: str, kw: dict[str, Any], seed: int, index: int, *, against_random: bool,
@@ -97,6 +105,8 @@ def test_same_decisions_as_the_reference(variant: str, kw: dict[str, Any]) -> No
         for k, v in play_twins(variant, kw, 17, i, against_random=bool(i % 2)).items():
             asked[k] = asked.get(k, 0) + v
     assert asked["play"] > HANDS * 20
+    if variant != "yongzhou-300":  # no forced follows under 见分必打/不许送分: the bot is asked
+        assert asked["forced"] > HANDS
 
 
 @pytest.mark.parametrize(("variant", "level"), [("chaodi", "A"), ("chaodi", "K"), ("tractor", "10")])

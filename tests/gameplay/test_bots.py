@@ -26,6 +26,7 @@ class Spy:
         self.inner = inner
         self.name = inner.name
         self.uses_observation = True
+        self.asked_when_forced = inner.asked_when_forced
         self.seen: list[object] = []
 
     def __getattr__(self, name: str):
