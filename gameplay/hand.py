@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 import variants
-from gameplay.cards import CODE_NAMES, NCODES, deck_codes, format_cards
+from gameplay.cards import CODE_NAMES, NCODES, deck_codes, format_cards, shuffle
 from gameplay.combos import Combo, classify
 from gameplay.config import HandConfig, context_for
 from gameplay.declaring import PROTOCOLS, Bidding, Declaration, DeclaringProtocol, LevelCardAndJoker
@@ -163,7 +163,7 @@ class Hand:
         if self._deck_source is not None:
             return self._deck_source()
         d = deck_codes(self.rules.decks, self.rules.removed_ranks)
-        self.rng.shuffle(d)
+        shuffle(self.rng, d)
         return d
 
     def _start(self, deck: list[int], kind: type[Shuffle | Redeal], *, checked: bool = False) -> None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gameplay.cards import (
     BJ,
@@ -14,6 +18,7 @@ from gameplay.cards import (
     from_counts,
     missing,
     parse_cards,
+    shuffle,
     to_counts,
 )
 from gameplay.errors import GameplayError, InvalidCards
@@ -83,3 +88,25 @@ def test_hands_are_multisets() -> None:
     assert contains(counts, parse_cards("S8 S8"))
     assert not contains(counts, parse_cards("S4 S4"))
     assert missing(counts, parse_cards("S4 S4 S9")) == parse_cards("S4 S9")
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=170))
+def test_shuffle_is_the_generators_own_shuffle(seed: int, size: int) -> None:
+    """The same permutation as ``random.Random.shuffle`` from the same state, and the same state after
+    (decks of 2 and 3 decks, and any other length)."""
+    ours, theirs = random.Random(seed), random.Random(seed)
+    a, b = list(range(size)), list(range(size))
+    shuffle(ours, a)
+    theirs.shuffle(b)
+    assert a == b
+    assert ours.getstate() == theirs.getstate()
+
+
+def test_shuffle_of_another_generator_class_is_its_own() -> None:
+    class Reversing(random.Random):
+        def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
+            x.reverse()
+
+    cards = [1, 2, 3]
+    shuffle(Reversing(1), cards)
+    assert cards == [3, 2, 1]
