@@ -357,16 +357,6 @@ class PlayChooser:
             return is_sure(ctx, top, width, length, suit, self.unseen())
         return self._max_unseen(ctx, suit, width) <= top
 
-    def _decomposition(self, ctx: Context, t: Tables, hand: Sequence[int], suit: int) -> list[Component]:
-        """:func:`gameplay.combos.decompose_suit` of the cards of ``suit`` in ``hand`` (kept by their counts)."""
-        key = (suit, t.counts_of[suit](hand))
-        comps = self._suits.get(key)
-        if comps is None:
-            if len(self._suits) > 512:
-                self._suits.clear()
-            comps = self._suits[key] = decompose_held(ctx, hand, t.by_code[suit], suit)
-        return comps
-
     # ------------------------------------------------------------ leading
 
     def _lead(self, obs: Observation, ctx: Context, legal: LegalPlays) -> Sequence[int]:
@@ -424,9 +414,14 @@ class PlayChooser:
                 continue
             thr = thresholds(ctx, unseen, s)  # per width: the highest unseen card of the suit, as _max_unseen
             pulling = s == TRUMP and dealer_side and my_trumps >= unseen_trumps and unseen_trumps
-            if not pulling and not _may_be_sure(ctx, t.by_code[s], counts, hand, thr):
-                continue  # no component of the suit can be sure: not decomposed
-            comps = self._decomposition(ctx, t, hand, s)
+            key = (s, counts)
+            comps = self._suits.get(key)  # the suit's decomposition, kept by its counts
+            if comps is None:
+                if not pulling and not _may_be_sure(ctx, t.by_code[s], counts, hand, thr):
+                    continue  # no component of the suit can be sure: not decomposed
+                if len(self._suits) > 512:
+                    self._suits.clear()
+                comps = self._suits[key] = decompose_held(ctx, hand, t.by_code[s], s)
             safe = [c for c in comps if (c.top >= thr[c.width] if c.length < 2
                                          else is_sure(ctx, c.top, c.width, c.length, s, unseen))]
             if safe:
