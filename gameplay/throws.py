@@ -97,10 +97,16 @@ def _forced_of(ctx: Context, failing: list[Component]) -> Component:
     """The failing component a throw is forced to (``rules.throw_forced``, see :func:`throw_check`)."""
     if len(failing) == 1:
         return failing[0]
+    # the first least by (top, size) or (size, top), ties broken by the lowest card (as one min() by
+    # the three keys: the lowest card is looked at only among the tied)
+    by_top = ctx.rules.throw_forced == "lowest_card"
+    keys = [(c[3], c[1] * c[2]) if by_top else (c[1] * c[2], c[3]) for c in failing]
+    least = min(keys)
+    tied = [c for c, k in zip(failing, keys, strict=True) if k == least]
+    if len(tied) == 1:
+        return tied[0]
     low = ctx.sortkey.__getitem__
-    if ctx.rules.throw_forced == "lowest_card":
-        return min(failing, key=lambda c: (c.top, c.size, min(map(low, c.codes))))
-    return min(failing, key=lambda c: (c.size, c.top, min(map(low, c.codes))))
+    return min(tied, key=lambda c: min(map(low, c.codes)))
 
 
 def throw_forced(ctx: Context, combo: Combo, others: Sequence[Counts]) -> tuple[Combo, int] | None:

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from gameplay.combos import Combo, classify, match_score
+from gameplay.cards import deck_codes
+from gameplay.combos import Combo, Component, classify, decompose, match_score
 from gameplay.hand import Hand
 from gameplay.legal_plays import LegalPlays, _sample_lead
 from gameplay.legality import (
@@ -29,9 +30,10 @@ from gameplay.legality import (
     legal_leads,
 )
 from gameplay.observation import Observation
-from gameplay.order import Context
+from gameplay.order import TRUMP, Context
+from gameplay.rulesets import ruleset
 from gameplay.simulate import independent_config, make_hand
-from gameplay.throws import throw_check, throw_forced
+from gameplay.throws import _forced_of, throw_check, throw_forced
 
 VARIANTS = [("tractor", {}), ("chaodi", {}), ("red-five", {}), ("red-five", {"decks": 3}),
             ("yongzhou-300", {"players": 4}), ("yongzhou-300", {"players": 3})]
@@ -292,3 +294,30 @@ def test_new_combo_is_the_combo() -> None:
         fast, plain = new_combo(*args), Combo(*args)
         assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
         assert type(fast) is Combo and fast.n == plain.n == len(args[3])
+
+
+@pytest.mark.parametrize("how", ["lowest_card", "fewest_cards"])
+def test_forced_component_is_the_first_least_by_the_three_keys(how: str) -> None:
+    """``throws._forced_of`` (ties on top and size broken among the tied only) against one ``min`` by
+    (top, size, lowest card) — or (size, top, lowest card) with ``fewest_cards`` — over the failing
+    components of random throws, ties of equal strength included (off-suit level cards are equal)."""
+    rs = ruleset("tractor", {"throw_forced": how})
+    rng = random.Random(3)
+    tied = 0
+    for _ in range(300):
+        ctx = Context(rs, "5", rng.choice("SHCD"))
+        deck = deck_codes(rs.decks, rs.removed_ranks)
+        rng.shuffle(deck)
+        suit = rng.choice((TRUMP, TRUMP, TRUMP, 0, 1, 2, 3))  # trumps: equal level cards
+        comps = [c for c in decompose(ctx, deck[:50]) if c.suit == suit]
+        if len(comps) < 2:
+            continue
+        failing = rng.sample(comps, rng.randrange(2, len(comps) + 1))
+
+        def key(c: Component, low: Any = ctx.sortkey.__getitem__) -> tuple[int, int, int]:
+            first, second = (c.top, c.size) if how == "lowest_card" else (c.size, c.top)
+            return first, second, min(map(low, c.codes))
+
+        assert _forced_of(ctx, failing) is min(failing, key=key)
+        tied += len({(c.top, c.size) for c in failing}) < len(failing)
+    assert tied > 10
