@@ -356,14 +356,27 @@ _set_seat, _set_cards = vars(Event)["seat"].__set__, vars(Event)["cards"].__set_
 _set_forced, _set_penalty = vars(Play)["forced"].__set__, vars(Play)["penalty"].__set__
 
 
-def new_play(seat: int, cards: tuple[int, ...]) -> Play:
-    """``Play(seat, cards)`` (no forced part, no penalty), filled slot by slot: a play is made at every
-    turn, and the frozen class's ``__init__`` costs twice as much (the test of the events compares them)."""
+def new_play(seat: int, cards: tuple[int, ...], forced: tuple[int, ...] | None = None, penalty: int = 0) -> Play:
+    """``Play(seat, cards, forced, penalty)``, filled slot by slot: a play is made at every turn, and the
+    frozen class's ``__init__`` costs twice as much (the test of the events compares them)."""
     ev = _new(Play)
     _set_seat(ev, seat)
     _set_cards(ev, cards)
-    _set_forced(ev, None)
-    _set_penalty(ev, 0)
+    _set_forced(ev, forced)
+    _set_penalty(ev, penalty)
+    return ev
+
+
+_set_points = vars(Trick)["points"].__set__
+_NO_CARDS: tuple[int, ...] = ()
+
+
+def new_trick(seat: int, points: int) -> Trick:
+    """``Trick(seat, (), points)``, filled slot by slot like :func:`new_play` (a trick ends every round)."""
+    ev = _new(Trick)
+    _set_seat(ev, seat)
+    _set_cards(ev, _NO_CARDS)
+    _set_points(ev, points)
     return ev
 
 

@@ -50,11 +50,11 @@ from gameplay.events import (
     Scored,
     Shuffle,
     TakeKitty,
-    Trick,
     Trump,
     dealt,
     hidden_deal,
     new_play,
+    new_trick,
     redact,
 )
 from gameplay.legal_plays import LegalPlays
@@ -589,7 +589,7 @@ class Hand:
                 failed = throw_forced(ctx, combo, [h for s, h in enumerate(self.hands) if s != seat])
                 if failed is not None:
                     combo, penalty = failed
-                    ev = Play(seat, cards, combo.codes, penalty)
+                    ev = new_play(seat, cards, combo.codes, penalty)
                     on = combo.codes
                     self.penalties[seat] += penalty
             self.trick_lead = lead = combo
@@ -635,7 +635,7 @@ class Hand:
         points = sum([ctx.points[c] for p in self.trick_on for c in p])
         self.points[winner] += points
         self.tricks.append((self.trick_leader, tuple(self.trick_plays), winner, points))
-        self.log.append(ev := Trick(winner, (), points))
+        self.log.append(ev := new_trick(winner, points))
         self.public_log.append(ev)
         if self.nleft[winner] == 0:
             self.score()

@@ -207,6 +207,17 @@ def test_new_play_is_the_play_event() -> None:
         assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
         assert type(fast) is Play and fast.forced is None and fast.penalty == 0
         assert fast.to_json() == plain.to_json() and fast.on_table == cards
+    fast, plain = new_play(2, (1, 2, 3), (1,), 20), Play(2, (1, 2, 3), (1,), 20)  # a failed throw
+    assert fast == plain and repr(fast) == repr(plain) and fast.to_json() == plain.to_json() and fast.on_table == (1,)
+
+
+def test_new_trick_is_the_trick_event() -> None:
+    from gameplay.events import Trick, new_trick
+
+    for seat, points in [(0, 0), (3, 25), (1, 100)]:
+        fast, plain = new_trick(seat, points), Trick(seat, (), points)
+        assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+        assert type(fast) is Trick and fast.to_json() == plain.to_json()
 
 
 def _follow_fault_reference(ctx: Context, hand: list[int], lead: Combo, play: list[int]) -> tuple[str, Any] | None:
