@@ -280,6 +280,14 @@ def _may_be_sure(ctx: Context, codes: Sequence[int], counts: Sequence[int], hand
     return False
 
 
+def _first_held(codes: Sequence[int], counts: Sequence[int]) -> int:
+    """The first of ``codes`` held (the seat holds one at least)."""
+    for c in codes:
+        if counts[c]:
+            return c
+    raise AssertionError("no card held")
+
+
 def is_sure(ctx: Context, top: int, width: int, length: int, suit: int, unseen: Sequence[int]) -> bool:
     """Whether no unseen cards of ``suit`` can beat a component (``top``, ``width``, ``length``)."""
     if length >= 2:
@@ -559,11 +567,10 @@ class PlayChooser:
             elif held:
                 return legal.single(held[0])  # the only card of the suit: forced
             else:  # void: the cheapest and the point-richest other card, and each trump held
-                cands = [next(compress(t.by_cheap, map(counts.__getitem__, t.by_cheap))),
-                         next(compress(t.by_rich, map(counts.__getitem__, t.by_rich)))]
+                cands = [_first_held(t.by_cheap, counts), _first_held(t.by_rich, counts)]
                 if ls != TRUMP:
                     trumps = ctx.suit_codes[TRUMP]
-                    cands.extend(compress(trumps, map(counts.__getitem__, trumps)))
+                    cands.extend([c for c in trumps if counts[c]])
         es, st, pts, costs = ctx.esuit, ctx.strength, ctx.points, t.costs
         ruffed, top = best_key
         best, best_score, index = -1, 0, 0
@@ -651,8 +658,10 @@ class PlayChooser:
         assert t is not None
         n, ls = lead.n, lead.suit
         codes = ctx.suit_codes[ls]
-        held = list(compress(codes, map(counts.__getitem__, codes)))
-        m = sum(map(counts.__getitem__, held))  # cards of the led suit held
+        held = [c for c in codes if counts[c]]
+        m = 0  # cards of the led suit held
+        for c in held:
+            m += counts[c]
         extra = ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points
         if m > n and n > 1 and not extra and (
                 all(c.width == 1 for c in lead.components)
