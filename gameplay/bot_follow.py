@@ -39,7 +39,7 @@ def pair_throw_follows(ctx: Context, counts: Sequence[int], lead: Combo) -> list
         if k == 2:
             held_pairs += 1
     n = lead.n
-    if sum(k for _, k in items) <= n:
+    if sum([k for _, k in items]) <= n:
         return None
     need = min(led_pairs, held_pairs)
     cards_after = [0] * (len(items) + 1)  # cards and pairs held from item i on

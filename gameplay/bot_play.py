@@ -408,7 +408,7 @@ class PlayChooser:
                 if not sure:
                     continue
                 if throw_allowed and len(sure) >= 2:
-                    score = 100 + len(sure) * 3 + sum(pts[c] for c in sure)
+                    score = 100 + len(sure) * 3 + sum([pts[c] for c in sure])
                     if best is None or score > best[0]:
                         best = (score, tuple(sure))
                 for c in sure:
@@ -435,11 +435,11 @@ class PlayChooser:
             if safe:
                 if throw_allowed and len(safe) >= 2:
                     codes = tuple(x for c in safe for x in c.codes)
-                    score = 100 + len(codes) * 3 + sum(pts[x] for x in codes)
+                    score = 100 + len(codes) * 3 + sum([pts[x] for x in codes])
                     if best is None or score > best[0]:
                         best = (score, codes)
                 for comp in safe:
-                    score = 50 + comp.size * 6 + sum(pts[x] for x in comp.codes) * 0.3
+                    score = 50 + comp.size * 6 + sum([pts[x] for x in comp.codes]) * 0.3
                     if s == TRUMP:
                         score -= 20
                         if pull:

@@ -153,7 +153,7 @@ def chains(ctx: Context, nodes: Iterable[int]) -> list[list[int]]:
 def _chain_key(ctx: Context, path: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
     st = ctx.strength
     sk = ctx.sortkey
-    return (len(path), max(st[c] for c in path), tuple(-sk[c] for c in reversed(path)))
+    return (len(path), max([st[c] for c in path]), tuple([-sk[c] for c in reversed(path)]))
 
 
 def longest_chain(ctx: Context, nodes: Iterable[int]) -> list[int] | None:
@@ -184,7 +184,7 @@ def highest_tractor_top(ctx: Context, nodes: Iterable[int], k: int) -> int | Non
     best: int | None = None
     for path in chains(ctx, nodes):
         for i in range(len(path) - k + 1):
-            top = max(st[c] for c in path[i:i + k])
+            top = max([st[c] for c in path[i:i + k]])
             if best is None or top > best:
                 best = top
     return best
@@ -277,7 +277,7 @@ def _exact_run(ctx: Context, nodes: Sequence[int]) -> list[int] | None:
 def _component(ctx: Context, suit: int, width: int, path: Sequence[int]) -> Component:
     st = ctx.strength
     codes = tuple(c for c in reversed(path) for _ in range(width))
-    return Component(suit, width, len(path), max(st[c] for c in path), codes)
+    return Component(suit, width, len(path), max([st[c] for c in path]), codes)
 
 
 def _priority(c: Component) -> tuple[int, int, int]:

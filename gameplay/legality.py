@@ -319,7 +319,7 @@ def _base_follows(ctx: Context, hand: Counts, lead: Combo) -> Iterator[tuple[int
     s = lead.suit
     suit_codes = ctx.suit_codes[s]
     holding = [(c, hand[c]) for c in reversed(suit_codes) if hand[c]]
-    m = sum(k for _, k in holding)
+    m = sum([k for _, k in holding])
     if m <= n:
         base = [c for c, k in holding for _ in range(k)]
         es = ctx.esuit

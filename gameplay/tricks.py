@@ -76,7 +76,7 @@ def play_key(ctx: Context, lead: Combo, play: Sequence[int]) -> PlayKey | None:
         top = highest_tractor_top(ctx, unit_nodes(counts, comp.width), comp.length)
         return None if top is None else (ruff, top)
     w = comp.width
-    best = max(st[c] for c, k in counts.items() if k >= w)
+    best = max([st[c] for c, k in counts.items() if k >= w])
     return (ruff, best)
 
 
