@@ -128,9 +128,7 @@ class LegalPlays:
         es = ctx.esuit
         counts = self.counts
         suit_codes = ctx.suit_codes[s]
-        m = 0
-        for c in suit_codes:
-            m += counts[c]
+        m = sum(ctx.suit_count[s](counts))
         if m > lead.n:
             return None
         suit = [c for c in suit_codes for _ in range(counts[c])]
@@ -211,12 +209,11 @@ class LegalPlays:
         if rules.must_beat_on_points or rules.no_gifting_points:
             return None
         counts = self.counts
-        codes = self.ctx.suit_codes[lead.suit]
-        m = 0
-        for c in codes:
-            m += counts[c]
+        ctx = self.ctx
+        m = sum(ctx.suit_count[lead.suit](counts))
         if m != lead.n:
             return None
+        codes = ctx.suit_codes[lead.suit]
         if m == 1:
             for c in codes:
                 if counts[c]:
