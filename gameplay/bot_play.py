@@ -629,7 +629,9 @@ class PlayChooser:
             t = self._t
             assert t is not None
             desc = t.desc[lead.suit]
-            m = sum(ctx.suit_count[lead.suit](counts))
+            m = 0
+            for c in desc:
+                m += counts[c]
             if m > n:
                 # what legal_follows lists: each code held (a single), each pair held (a pair)
                 if n == 1:
@@ -657,7 +659,9 @@ class PlayChooser:
         n, ls = lead.n, lead.suit
         codes = ctx.suit_codes[ls]
         held = [c for c in codes if counts[c]]
-        m = sum(ctx.suit_count[ls](counts))  # cards of the led suit held
+        m = 0  # cards of the led suit held
+        for c in held:
+            m += counts[c]
         extra = ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points
         if m > n and n > 1 and not extra and (
                 all(c.width == 1 for c in lead.components)

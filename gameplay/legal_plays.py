@@ -128,7 +128,9 @@ class LegalPlays:
         es = ctx.esuit
         counts = self.counts
         suit_codes = ctx.suit_codes[s]
-        m = sum(ctx.suit_count[s](counts))
+        m = 0
+        for c in suit_codes:
+            m += counts[c]
         if m > lead.n:
             return None
         suit = [c for c in suit_codes for _ in range(counts[c])]
@@ -209,11 +211,12 @@ class LegalPlays:
         if rules.must_beat_on_points or rules.no_gifting_points:
             return None
         counts = self.counts
-        ctx = self.ctx
-        m = sum(ctx.suit_count[lead.suit](counts))
+        codes = self.ctx.suit_codes[lead.suit]
+        m = 0
+        for c in codes:
+            m += counts[c]
         if m != lead.n:
             return None
-        codes = ctx.suit_codes[lead.suit]
         if m == 1:
             for c in codes:
                 if counts[c]:

@@ -202,7 +202,9 @@ def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -
             return ("held", c)
         if es[c] == s:
             return None
-        m = sum(ctx.suit_count[s](hand))
+        m = 0
+        for c in suit_codes:
+            m += hand[c]
         return None if m == 0 else ("short", m) if m == 1 else ("suit", m)
     comps = lead.components
     comp = comps[0]
@@ -236,7 +238,9 @@ def follow_fault(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]) -
     for c in play:
         if es[c] == s:
             in_suit += 1
-    m = sum(ctx.suit_count[s](hand))
+    m = 0
+    for c in suit_codes:
+        m += hand[c]
     if m <= n:
         return None if in_suit == m else ("short", m)
     if in_suit != n:
@@ -440,7 +444,7 @@ def _extra_constraints(ctx: Context, hand: Counts, lead: Combo, prior: Sequence[
     discard_sigs: list[tuple[int, ...]] = []
     s = lead.suit
     n = lead.n
-    m = sum(ctx.suit_count[s](hand))
+    m = sum(hand[c] for c in ctx.suit_codes[s])
     scan_all = m >= n
     if not scan_all:
         # Short of the led suit: only an all-trump play (void in a side suit) can beat, and the
@@ -652,7 +656,7 @@ def count_legal_follows(ctx: Context, hand: Counts, lead: Combo, *,
     """Number of distinct legal follows; counted by formula where the follower is short of the suit."""
     if not (_has_extra_rules(ctx) and prior):
         s = lead.suit
-        m = sum(ctx.suit_count[s](hand))
+        m = sum(hand[c] for c in ctx.suit_codes[s])
         if m <= lead.n:
             others = [hand[c] for c in range(54) if hand[c] and ctx.esuit[c] != s and ctx.esuit[c] >= 0]
             return count_submultisets(others, lead.n - m)

@@ -14,9 +14,7 @@ answers come from tables of 54 entries built once per context, indexed by card c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from operator import itemgetter
-from typing import Any
+from collections.abc import Sequence
 
 from gameplay.cards import (
     BJ,
@@ -60,14 +58,6 @@ def parse_level(value: str | int | None) -> int:
                          f"{value!r} 不是级别：请用 2–10、J、Q、K 或 A。")
 
 
-def _counts_of(codes: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
-    """The counts of ``codes`` (in their order) out of 54 counts, as a tuple."""
-    if len(codes) >= 2:
-        getter: Any = itemgetter(*codes)
-        return getter  # type: ignore[no-any-return]
-    return lambda counts: tuple([counts[c] for c in codes])
-
-
 class Context:
     """One hand's context: answers effective suit, tier, sort key, adjacency and comparison.
 
@@ -76,7 +66,7 @@ class Context:
     """
 
     __slots__ = ("adj_up", "esuit", "level", "max_width", "points", "rules", "sortkey", "strength",
-                 "suit_codes", "suit_count", "suit_desc", "tier", "tiers", "trump", "trump_suit")
+                 "suit_codes", "suit_desc", "tier", "tiers", "trump", "trump_suit")
 
     def __init__(self, rules: RuleSet, level: str | int | None, trump: str | None) -> None:
         self.rules = rules
@@ -175,8 +165,6 @@ class Context:
         self.sortkey = [self.strength[c] * 8 + (code_suit(c) if c < 52 else 0) for c in range(NCODES)]
         self.suit_codes = [[c for t in tiers[es] for c in sorted(t)] for es in range(5)]
         self.suit_desc = [tuple(reversed(codes)) for codes in self.suit_codes]  # each reversed (strongest first)
-        self.suit_count: list[Callable[[Sequence[int]], tuple[int, ...]]] = [
-            _counts_of(codes) for codes in self.suit_codes]  # per suit: its codes' counts out of 54 counts
         # adjacency (tractors): consecutive tiers, with the variant's exceptions
         adj: list[list[int]] = [[] for _ in range(NCODES)]
 
