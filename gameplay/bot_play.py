@@ -459,10 +459,10 @@ class PlayChooser:
         pick_cost, pick = 0, -1
         for s in suits:
             counts = t.counts_of[s](hand)
-            low_cost, low = lowest(t, s, counts)
+            low_cost, low_card = lowest(t, s, counts)
             cost = low_cost + sum(counts) - (25 if s in partner_voids and s not in opp_voids and s != TRUMP else 0)
             if pick < 0 or cost < pick_cost:
-                pick_cost, pick = cost, low
+                pick_cost, pick = cost, low_card
         return legal.single(pick)  # a held single is always a legal lead: handed out as such, not checked again
 
     # ------------------------------------------------------------ following
