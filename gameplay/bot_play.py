@@ -280,14 +280,6 @@ def _may_be_sure(ctx: Context, codes: Sequence[int], counts: Sequence[int], hand
     return False
 
 
-def _first_held(codes: Sequence[int], counts: Sequence[int]) -> int:
-    """The first of ``codes`` held (the seat holds one at least)."""
-    for c in codes:
-        if counts[c]:
-            return c
-    raise AssertionError("no card held")
-
-
 def is_sure(ctx: Context, top: int, width: int, length: int, suit: int, unseen: Sequence[int]) -> bool:
     """Whether no unseen cards of ``suit`` can beat a component (``top``, ``width``, ``length``)."""
     if length >= 2:
@@ -567,7 +559,7 @@ class PlayChooser:
             elif held:
                 return legal.single(held[0])  # the only card of the suit: forced
             else:  # void: the cheapest and the point-richest other card, and each trump held
-                cands = [_first_held(t.by_cheap, counts), _first_held(t.by_rich, counts)]
+                cands = [next(c for c in t.by_cheap if counts[c]), next(c for c in t.by_rich if counts[c])]
                 if ls != TRUMP:
                     trumps = ctx.suit_codes[TRUMP]
                     cands.extend([c for c in trumps if counts[c]])
