@@ -332,3 +332,29 @@ def test_forced_component_is_the_first_least_by_the_three_keys(how: str) -> None
         assert _forced_of(ctx, failing) is min(failing, key=key)
         tied += len({(c.top, c.size) for c in failing}) < len(failing)
     assert tied > 10
+
+
+@pytest.mark.parametrize(("variant", "kw"), VARIANTS, ids=IDS)
+def test_a_forced_follow_is_the_only_legal_follow(variant: str, kw: dict[str, int]) -> None:
+    """``LegalPlays.forced`` (what the runner plays for a heuristic bot without asking it): exactly when
+    the seat holds as many cards of the led suit as were led (not under yongzhou's rules), the one play
+    ``legal_follows`` lists, handed out as legal."""
+    seen = 0
+    for seed in range(8):
+        for _, _, legal in _turns(variant, kw, seed):
+            forced = legal.forced()
+            lead = legal.lead
+            if lead is None:
+                assert forced is None
+                continue
+            held = sum(legal.counts[c] for c in legal.ctx.suit_codes[lead.suit])
+            yongzhou = legal.ctx.rules.must_beat_on_points or legal.ctx.rules.no_gifting_points
+            assert (forced is not None) == (held == lead.n and not yongzhou)
+            if forced is not None:
+                seen += 1
+                assert [sorted(p) for p in legal.follows()] == [sorted(forced)]
+                assert legal.gave(forced)
+    if variant == "yongzhou-300":
+        assert seen == 0
+    else:
+        assert seen > 8, seen

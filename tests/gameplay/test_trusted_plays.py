@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from gameplay.bots import RandomBot, make_bot
+from gameplay.bots import make_bot
 from gameplay.errors import GameplayError
 from gameplay.events import Deal, Shuffle, hidden_deal, redact
 from gameplay.hand import Hand
@@ -141,63 +141,3 @@ def test_a_single_is_handed_out_only_when_legal() -> None:
     elif off_suit:
         assert lp.gave(lp.single(off_suit[0]))  # void in the led suit: any held card
 
-
-@pytest.mark.parametrize(("variant", "kw"), VARIANTS)
-def test_a_forced_follow_is_the_only_legal_follow(variant: str, kw: dict[str, int]) -> None:
-    """``LegalPlays.forced``: exactly when the seat holds as many cards of the led suit as were led
-    (not under yongzhou's rules), the one play ``legal_follows`` lists, handed out as legal."""
-    seen = 0
-    for seed in range(8):
-        players = kw.get("players", 4)
-        hand = make_hand(variant, seed, **kw, **independent_config(variant, seed % 4, players))
-        bots = [RandomBot(random.Random(seed * 7 + s)) for s in range(players)]
-        while hand.to_act()[0] != "play":
-            kind, seat = hand.to_act()
-            if kind == "deal":
-                hand.deal()
-            else:  # the rest of the auction and the kitty: one runner step at a time
-                play_out_until_play(hand, bots)
-        while hand.phase == "play":
-            seat = hand.trick_turn
-            lp = hand.legal_plays(seat)
-            forced = lp.forced()
-            lead = hand.trick_lead
-            if lead is not None:
-                counts = hand.seat_counts(seat)
-                held = sum(counts[c] for c in lp.ctx.suit_codes[lead.suit])
-                yongzhou = lp.ctx.rules.must_beat_on_points or lp.ctx.rules.no_gifting_points
-                assert (forced is not None) == (held == lead.n and not yongzhou)
-                if forced is not None:
-                    seen += 1
-                    assert [sorted(p) for p in lp.follows()] == [sorted(forced)]
-                    assert lp.gave(forced)
-            else:
-                assert forced is None
-            hand.play(seat, forced if forced is not None else lp.sample(bots[seat].rng))
-    if variant != "yongzhou-300":
-        assert seen > 8, seen
-    else:
-        assert seen == 0
-
-
-def play_out_until_play(hand: Hand, bots: list[RandomBot]) -> None:
-    """One step of the runner outside the deal and the play (declare, bid, bury …)."""
-    kind, seat = hand.to_act()
-    assert seat is not None
-    bot = bots[seat]
-    if kind == "declare":
-        hand.pass_(seat)
-    elif kind == "bid":
-        opts = hand.legal_bids(seat)
-        if opts and seat == hand.first_bidder:
-            hand.bid(seat, opts[0])
-        else:
-            hand.pass_(seat)
-    elif kind == "name_trump":
-        hand.name_trump(seat, "S")
-    elif kind == "bury":
-        hand.bury(seat, bot.bury(hand.observation(seat), hand.rules.kitty_size))
-    elif kind == "overturn":
-        hand.pass_(seat)
-    else:
-        raise AssertionError(kind)
