@@ -37,14 +37,12 @@ from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, OutOfTurn,
 from gameplay.events import (
     Bid,
     Bury,
-    Deal,
     Declare,
     Event,
     Insure,
     NameTrump,
     Overturn,
     Pass,
-    Play,
     Position,
     Redeal,
     Scored,
@@ -304,9 +302,27 @@ class Hand:
     def deal_until(self, stops: Sequence[Sequence[bool]]) -> Event:
         """Deal like :meth:`deal`, card after card, until the card dealt is marked in ``stops[seat]``
         (per code), the deal ends or an overturn is offered; return the last card's event."""
+        if self.phase != "deal" or self.offers or self._after_deal is not None:
+            while True:  # the protocol acts after each card (or refuses the deal): card by card
+                ev = self.deal()
+                if self.phase != "deal" or self.offers or stops[ev.seat][ev.cards[0]]:  # type: ignore[index]
+                    return ev
+        # :meth:`deal` inlined: nothing but the deal's end changes the phase or opens an offer
+        i, n, start, deck, hands, nleft = self.dealt, self.n, self.start_seat, self.deck, self.hands, self.nleft
+        log, public, hidden, last = self.log.append, self.public_log.append, self._hidden, self.ndeal - 1
         while True:
-            ev = self.deal()
-            if self.phase != "deal" or self.offers or stops[ev.seat][ev.cards[0]]:  # type: ignore[index]
+            seat, c = (start + i) % n, deck[i]
+            hands[seat][c] += 1
+            nleft[seat] += 1
+            log(ev := dealt(seat, c))
+            public(hidden[seat])
+            if i == last:
+                self.dealt = i + 1
+                self.protocol.end_deal()
+                return ev
+            i += 1
+            if stops[seat][c]:
+                self.dealt = i
                 return ev
 
     def deal_all(self) -> None:
@@ -677,24 +693,3 @@ class Hand:
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
-
-    def apply(self, ev: Event) -> Event:
-        """Apply a logged action event (used by :func:`gameplay.notation.replay`)."""
-        if isinstance(ev, Deal):
-            return self.deal()
-        seat = ev.seat
-        if seat is None:
-            raise GameplayError(f"a {ev.kind} event needs a seat", f"{ev.kind} 事件须有座位")
-        with_cards = {Declare: self.declare, Bury: self.bury, Insure: self.insure, Overturn: self.overturn,
-                      Play: self.play}.get(type(ev))
-        if with_cards is not None:
-            return with_cards(seat, ev.cards)
-        if isinstance(ev, Pass):
-            return self.pass_(seat)
-        if isinstance(ev, Bid):
-            if ev.amount is None:
-                raise GameplayError("a bid needs an amount", "叫分须有分数")
-            return self.bid(seat, ev.amount)
-        if isinstance(ev, NameTrump):
-            return self.name_trump(seat, str(ev.suit))
-        raise GameplayError(f"unknown action {ev.kind!r}", f"未知动作 {ev.kind!r}")

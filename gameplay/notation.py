@@ -13,7 +13,21 @@ from typing import Any
 from gameplay.cards import format_cards
 from gameplay.config import HandConfig
 from gameplay.errors import GameplayError
-from gameplay.events import Event, Play, Redeal, Shuffle, event_from_json
+from gameplay.events import (
+    Bid,
+    Bury,
+    Deal,
+    Declare,
+    Event,
+    Insure,
+    NameTrump,
+    Overturn,
+    Pass,
+    Play,
+    Redeal,
+    Shuffle,
+    event_from_json,
+)
 from gameplay.hand import LOG_FORMAT, Hand
 
 
@@ -26,6 +40,28 @@ class InvalidLog(GameplayError):
         super().__init__(en, zh)
         self.index = index
 
+
+
+def apply_event(hand: Hand, ev: Event) -> Event:
+    """Apply a logged action event to ``hand`` (as :func:`replay` does): the hand checks it as a play."""
+    if isinstance(ev, Deal):
+        return hand.deal()
+    seat = ev.seat
+    if seat is None:
+        raise GameplayError(f"a {ev.kind} event needs a seat", f"{ev.kind} 事件须有座位")
+    with_cards = {Declare: hand.declare, Bury: hand.bury, Insure: hand.insure, Overturn: hand.overturn,
+                  Play: hand.play}.get(type(ev))
+    if with_cards is not None:
+        return with_cards(seat, ev.cards)
+    if isinstance(ev, Pass):
+        return hand.pass_(seat)
+    if isinstance(ev, Bid):
+        if ev.amount is None:
+            raise GameplayError("a bid needs an amount", "叫分须有分数")
+        return hand.bid(seat, ev.amount)
+    if isinstance(ev, NameTrump):
+        return hand.name_trump(seat, str(ev.suit))
+    raise GameplayError(f"unknown action {ev.kind!r}", f"未知动作 {ev.kind!r}")
 
 def replay(data: Mapping[str, Any] | str) -> Hand:
     """Rebuild a hand from its JSON log (a dict or a JSON string), checking every event.
@@ -71,7 +107,7 @@ def replay(data: Mapping[str, Any] | str) -> Hand:
         if start != i:
             raise InvalidLog(i, f"Event {i} ({ev}): the hand expected event {start} here.", f"第 {i} 个事件位置不符。")
         try:
-            hand.apply(ev)
+            apply_event(hand, ev)
         except InvalidLog:
             raise
         except GameplayError as e:

@@ -164,6 +164,7 @@ def test_deal_until_deals_as_card_by_card(variant: str, kw: dict[str, int]) -> N
                 if one.phase != "deal" or one.offers or stops[mine.seat or 0][mine.cards[0]]:
                     break
             assert mine == ev and one.log == many.log and one.public_log == many.public_log
+            assert (one.dealt, one.nleft, one.hands, one.phase) == (many.dealt, many.nleft, many.hands, many.phase)
         assert one.phase == many.phase and one.hands == many.hands
 
 
