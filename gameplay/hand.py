@@ -553,7 +553,7 @@ class Hand:
         if self.phase != "play" or seat != self.trick_turn:
             self._check_turn(seat)
         assert self.ctx is not None
-        self._offered = lp = LegalPlays(self.ctx, self.hands[seat], self.trick_lead, self.trick_on)
+        self._offered = lp = LegalPlays(self.ctx, self.hands[seat], self.trick_lead, self.trick_on, self.nleft[seat])
         self._offered_seat, self._offered_at = seat, len(self.log)
         return lp
 

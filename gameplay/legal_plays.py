@@ -91,14 +91,15 @@ def _sample_lead(ctx: Context, counts: Sequence[int], rng: random.Random) -> tup
 class LegalPlays:
     """The legal plays of one seat at its turn in the play phase (what bots and the UI get)."""
 
-    __slots__ = ("_given", "_list", "counts", "ctx", "lead", "prior")
+    __slots__ = ("_given", "_list", "counts", "ctx", "lead", "left", "prior")
 
     def __init__(self, ctx: Context, counts: Sequence[int], lead: Combo | None,
-                 prior: Sequence[Sequence[int]]) -> None:
+                 prior: Sequence[Sequence[int]], left: int = -1) -> None:
         self.ctx = ctx
         self.counts = counts
         self.lead = lead
         self.prior = prior
+        self.left = left  # the cards the seat holds, if the caller knows (-1: not given)
         self._list: list[tuple[int, ...]] | None = None
         self._given: tuple[int, ...] | None = None
 
@@ -201,10 +202,15 @@ class LegalPlays:
         return plays[rng.randrange(len(plays))]
 
     def forced(self) -> tuple[int, ...] | None:
-        """The one legal follow when the seat holds exactly as many cards of the led suit as were led
-        (all of them, in the suit's code order, each as often as held), handed out as legal; None
-        otherwise, for leads, and under 见分必打/不许送分 (yongzhou-300)."""
+        """The one legal play, handed out as legal, when there is no choice: the seat's last card (a
+        lead or a follow, when ``left`` is 1), or, following, all the cards of the led suit when the
+        seat holds exactly as many as were led (in the suit's code order, each as often as held; not
+        under 见分必打/不许送分, yongzhou-300). None otherwise."""
         lead = self.lead
+        if self.left == 1 and (lead is None or lead.n == 1):
+            play: tuple[int, ...] = (self.counts.index(1),)
+            self._given = play
+            return play
         if lead is None:
             return None
         rules = self.ctx.rules
@@ -220,7 +226,7 @@ class LegalPlays:
         if m == 1:
             for c in codes:
                 if counts[c]:
-                    play: tuple[int, ...] = (c,)
+                    play = (c,)
                     self._given = play
                     return play
         out: list[int] = []

@@ -338,24 +338,44 @@ def test_forced_component_is_the_first_least_by_the_three_keys(how: str) -> None
 @pytest.mark.parametrize(("variant", "kw"), VARIANTS, ids=IDS)
 def test_a_forced_follow_is_the_only_legal_follow(variant: str, kw: dict[str, int]) -> None:
     """``LegalPlays.forced`` (what the runner plays for a heuristic bot without asking it): exactly when
-    the seat holds as many cards of the led suit as were led (not under yongzhou's rules), the one play
-    ``legal_follows`` lists, handed out as legal."""
-    seen = 0
+    the seat holds its last card (a lead or a follow), or holds as many cards of the led suit as were
+    led (not under yongzhou's rules): the one play ``legal_leads``/``legal_follows`` lists, handed out
+    as legal."""
+    seen = last = last_follows = 0
     for seed in range(8):
         for _, _, legal in _turns(variant, kw, seed):
             forced = legal.forced()
             lead = legal.lead
+            one = sum(legal.counts) == 1
+            assert legal.left == sum(legal.counts)
             if lead is None:
-                assert forced is None
+                assert (forced is not None) == one
+                if forced is not None:
+                    last += 1
+                    assert list(legal.leads()) == [forced] and legal.gave(forced)
                 continue
             held = sum(legal.counts[c] for c in legal.ctx.suit_codes[lead.suit])
             yongzhou = legal.ctx.rules.must_beat_on_points or legal.ctx.rules.no_gifting_points
-            assert (forced is not None) == (held == lead.n and not yongzhou)
+            assert (forced is not None) == (one or (held == lead.n and not yongzhou))
             if forced is not None:
                 seen += 1
+                last += one
+                last_follows += one
                 assert [sorted(p) for p in legal.follows()] == [sorted(forced)]
                 assert legal.gave(forced)
+    assert last >= 8, last  # each hand's last trick: the leader and every follower
     if variant == "yongzhou-300":
-        assert seen == 0
+        assert seen == last_follows
     else:
-        assert seen > 8, seen
+        assert seen > 8 + last_follows, seen
+
+
+def test_the_last_card_is_forced_only_as_a_single() -> None:
+    """One card left against a lead of more cards (no such trick arises in play): not forced."""
+    ctx = Context(ruleset("tractor"), "5", "S")
+    counts = [0] * 54
+    counts[3] = 1
+    pair = classify(ctx, [5, 5])
+    assert LegalPlays(ctx, counts, pair, [(5, 5)], 1).forced() is None
+    assert LegalPlays(ctx, counts, None, [], 1).forced() == (3,)
+    assert LegalPlays(ctx, counts, None, []).forced() is None  # the count not given: no shortcut
