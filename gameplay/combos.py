@@ -128,26 +128,28 @@ def chains(ctx: Context, nodes: Iterable[int]) -> list[list[int]]:
     starts = [a for a in nodeset if a not in has_pred]
     out: list[list[int]] = []
     seen: set[int] = set()
-
-    def walk(path: list[int]) -> None:
-        last = path[-1]
-        ext = False
-        for b in adj[last]:
-            if b in nodeset and b not in path:
-                ext = True
-                path.append(b)
-                walk(path)
-                path.pop()
-        seen.update(path)
-        if not ext and len(path) >= 2:
-            out.append(list(path))
-
     for a in starts:
-        walk([a])
+        _walk_chains(adj, nodeset, [a], seen, out)
     for a in nodeset:  # cycles (K–3 wrap) have no start node
         if a not in seen and a not in starts:
-            walk([a])
+            _walk_chains(adj, nodeset, [a], seen, out)
     return out
+
+
+def _walk_chains(adj: Sequence[Sequence[int]], nodeset: set[int], path: list[int], seen: set[int],
+                 out: list[list[int]]) -> None:
+    """:func:`chains` from ``path`` on (a module function, not a closure: a recursive closure is a
+    reference cycle, which only the garbage collector frees)."""
+    ext = False
+    for b in adj[path[-1]]:
+        if b in nodeset and b not in path:
+            ext = True
+            path.append(b)
+            _walk_chains(adj, nodeset, path, seen, out)
+            path.pop()
+    seen.update(path)
+    if not ext and len(path) >= 2:
+        out.append(list(path))
 
 
 def _chain_key(ctx: Context, path: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import random
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -673,6 +674,9 @@ class Hand:
             self.match_state = settled.match_state
             self.new_state = settled.new_state
         self._append(Scored(None, tuple(self.kitty), json.dumps(self.outcome, sort_keys=True)))
+        # the protocol keeps the finished hand weakly: no reference cycle left, so the hand and its
+        # log are freed as soon as the last reference goes, not at the garbage collector's next run
+        self.protocol.hand = weakref.proxy(self)
 
     def score_request(self) -> dict[str, Any]:
         """The body of ``POST /api/v1/scoring/hand`` that scores this hand."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice
-from typing import Any
+from typing import Any, NamedTuple
 
 from gameplay.cards import CODE_NAMES, SUITS, format_cards
 from gameplay.combos import Combo, chains, classify, codes_desc, match_score
@@ -370,34 +370,49 @@ def _structured_follows(ctx: Context, lead: Combo, holding: list[tuple[int, int]
     for i in range(size - 1, -1, -1):
         left_after[i] = left_after[i + 1] + caps[i]
     out: list[tuple[int, ...]] = []
-    cards: list[int] = []
-
-    def walk(i: int, need: int, key: tuple[int, ...]) -> None:
-        if need == 0:
-            rest = key + (0,) * (len(multi) - len(key))
-            if rest in good:
-                out.append(tuple(cards))
-            return
-        if left_after[i] < need:
-            return
-        k = caps[i]
-        top = k if k < need else need
-        if k >= 2:
-            for take in range(top, -1, -1):
-                nxt = (*key, take)
-                if nxt in prefixes:
-                    cards.extend([codes[i]] * take)
-                    walk(i + 1, need - take, nxt)
-                    if take:
-                        del cards[-take:]
-        else:
-            cards.append(codes[i])
-            walk(i + 1, need - 1, key)
-            cards.pop()
-            walk(i + 1, need, key)
-
-    walk(0, n, ())
+    _walk_follows(0, n, (), _FollowWalk(caps, codes, left_after, prefixes, good, len(multi), [], out))
     return out
+
+
+class _FollowWalk(NamedTuple):
+    """What :func:`_walk_follows` reads (and the two lists it fills) for :func:`_structured_follows`."""
+
+    caps: list[int]
+    codes: list[int]
+    left_after: list[int]
+    prefixes: set[tuple[int, ...]]
+    good: set[tuple[int, ...]]
+    nmulti: int
+    cards: list[int]
+    out: list[tuple[int, ...]]
+
+
+def _walk_follows(i: int, need: int, key: tuple[int, ...], w: _FollowWalk) -> None:
+    """The walk of :func:`_structured_follows` from item ``i`` on (a module function, not a closure:
+    a recursive closure is a reference cycle, which only the garbage collector frees)."""
+    if need == 0:
+        rest = key + (0,) * (w.nmulti - len(key))
+        if rest in w.good:
+            w.out.append(tuple(w.cards))
+        return
+    if w.left_after[i] < need:
+        return
+    k = w.caps[i]
+    top = k if k < need else need
+    cards = w.cards
+    if k >= 2:
+        for take in range(top, -1, -1):
+            nxt = (*key, take)
+            if nxt in w.prefixes:
+                cards.extend([w.codes[i]] * take)
+                _walk_follows(i + 1, need - take, nxt, w)
+                if take:
+                    del cards[-take:]
+    else:
+        cards.append(w.codes[i])
+        _walk_follows(i + 1, need - 1, key, w)
+        cards.pop()
+        _walk_follows(i + 1, need, key, w)
 
 
 # ---------------------------------------------------------------- yongzhou-300 layer
