@@ -75,10 +75,15 @@ def first(codes: Sequence[int], counts: Sequence[int], k: int) -> tuple[int, ...
     """The first ``k`` cards of ``codes``, each repeated as often as it is held."""
     out: list[int] = []
     for c in codes:
-        out += [c] * counts[c]
-        if len(out) >= k:
-            break
-    return tuple(out[:k])
+        held = counts[c]
+        if held:
+            if held == 1:
+                out.append(c)
+            else:
+                out += [c] * held
+            if len(out) >= k:
+                return tuple(out[:k])
+    return tuple(out)
 
 
 def ruffs(ctx: Context, lead: Combo, trumps: dict[int, int]) -> list[tuple[int, ...]]:

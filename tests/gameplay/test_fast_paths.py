@@ -14,7 +14,10 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from gameplay.bot_follow import first
 from gameplay.cards import deck_codes, to_counts
 from gameplay.combos import (
     Combo,
@@ -265,3 +268,12 @@ def test_decompose_held_is_decompose_suit_of_the_held_cards(rules: RuleSet) -> N
                 assert decompose_held(ctx, counts, codes, s) == expect
                 checked += any(c.width >= 2 for c in expect)
     assert checked > 20
+
+
+@given(st.lists(st.integers(0, 3), min_size=54, max_size=54), st.permutations(range(54)), st.integers(0, 60))
+def test_first_cards_are_the_simple_formula(counts: list[int], codes: list[int], k: int) -> None:
+    """``bot_follow.first`` (zero counts skipped, early return) against its one-line definition."""
+    want: list[int] = []
+    for c in codes:
+        want += [c] * counts[c]
+    assert first(codes, counts, k) == tuple(want[:k])
