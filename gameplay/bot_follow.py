@@ -13,7 +13,7 @@ first cards taken as often as possible first) and branches that cannot reach tha
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from gameplay.combos import Combo, decompose_suit
 from gameplay.order import TRUMP, Context
@@ -49,26 +49,30 @@ def pair_throw_follows(ctx: Context, counts: Sequence[int], lead: Combo) -> list
         cards_after[i] = cards_after[i + 1] + k
         pairs_after[i] = pairs_after[i + 1] + (k == 2)
     out: list[tuple[int, ...]] = []
-    for sub in _walk(items, cards_after, pairs_after, 0, n, need):
-        out.append(tuple(sub))
+    _walk(items, cards_after, pairs_after, 0, n, need, [], out)
     return out
 
 
 def _walk(items: list[tuple[int, int]], cards_after: list[int], pairs_after: list[int], i: int, size: int,
-          need: int) -> Iterator[list[int]]:
-    """Sub-multisets of ``size`` cards of ``items[i:]`` with at least ``need`` pairs, each item taken
-    as often as possible first."""
+          need: int, cards: list[int], out: list[tuple[int, ...]]) -> None:
+    """Append to ``out`` each sub-multiset of ``size`` cards of ``items[i:]`` with at least ``need``
+    pairs, after ``cards`` (the cards taken so far), each item taken as often as possible first."""
     if size == 0:
         if need <= 0:
-            yield []
+            out.append(tuple(cards))
         return
     if cards_after[i] < size or pairs_after[i] < need:
         return
     c, k = items[i]
     for take in range(min(k, size), -1, -1):
-        head = [c] * take
-        for rest in _walk(items, cards_after, pairs_after, i + 1, size - take, need - (take == 2)):
-            yield head + rest
+        if take == 0:
+            _walk(items, cards_after, pairs_after, i + 1, size, need, cards, out)
+        else:
+            cards.append(c)
+            if take == 2:
+                cards.append(c)
+            _walk(items, cards_after, pairs_after, i + 1, size - take, need - (take == 2), cards, out)
+            del cards[-take:]
 
 
 def first(codes: Sequence[int], counts: Sequence[int], k: int) -> tuple[int, ...]:
