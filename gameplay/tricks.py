@@ -70,6 +70,30 @@ def play_key(ctx: Context, lead: Combo, play: Sequence[int]) -> PlayKey | None:
             return (ruff, st[nodes[-1]])
         top = highest_tractor_top(ctx, counts.keys(), comp.length)
         return None if top is None else (ruff, top)
+    if comp.length == 1:  # a throw with no tractor: covered when the play holds as many triples and pairs
+        n3 = nreq = 0
+        for x in lead.components:
+            if x.length >= 2:
+                break  # a tractor among its components: the general test below
+            if x.width >= 2:
+                nreq += 1
+                if x.width == 3:
+                    n3 += 1
+        else:
+            w = comp.width
+            have2 = have3 = 0
+            best = -1
+            for c, k in counts.items():
+                if k >= 2:
+                    have2 += 1
+                    if k >= 3:
+                        have3 += 1
+                if k >= w and st[c] > best:
+                    best = st[c]
+            if nreq and not (have3 >= n3 and have2 - n3 >= nreq - n3):
+                return None
+            if best >= 0:
+                return (ruff, best)
     if not covers(ctx, lead, counts):
         return None
     if comp.length >= 2:

@@ -25,10 +25,13 @@ from gameplay.combos import (
     _exact_run,
     chains,
     classify,
+    covers,
     decompose,
     decompose_held,
     decompose_suit,
+    highest_tractor_top,
     match_score,
+    unit_nodes,
 )
 from gameplay.legal_plays import LegalPlays
 from gameplay.legality import (
@@ -38,8 +41,9 @@ from gameplay.legality import (
     legal_leads,
 )
 from gameplay.multisets import submultisets_recursive as _submultisets_recursive
-from gameplay.order import Context
+from gameplay.order import TRUMP, Context
 from gameplay.rulesets import RuleSet, ruleset
+from gameplay.tricks import play_key
 
 RULES = [ruleset("tractor"), ruleset("chaodi"), ruleset("red-five"), ruleset("red-five", decks=3),
          ruleset("yongzhou-300"), ruleset("yongzhou-300", players=3)]
@@ -277,3 +281,54 @@ def test_first_cards_are_the_simple_formula(counts: list[int], codes: list[int],
     for c in codes:
         want += [c] * counts[c]
     assert first(codes, counts, k) == tuple(want[:k])
+
+
+def _play_key_general(ctx: Context, lead: Combo, play: list[int]) -> tuple[int, int] | None:
+    """``play_key`` of a throw by the general test only (``covers``, then the priority component)."""
+    es, st = ctx.esuit, ctx.strength
+    if len(play) != lead.n:
+        return None
+    first = es[play[0]]
+    ruff = 0 if first == lead.suit else 1 if first == TRUMP and lead.suit != TRUMP else None
+    if ruff is None or any(es[c] != first for c in play):
+        return None
+    counts = dict(Counter(play))
+    if not covers(ctx, lead, counts):
+        return None
+    comp = lead.components[0]
+    if comp.length >= 2:
+        top = highest_tractor_top(ctx, unit_nodes(counts, comp.width), comp.length)
+        return None if top is None else (ruff, top)
+    return (ruff, max(st[c] for c, k in counts.items() if k >= comp.width))
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
+def test_throw_keys_match_the_general_cover_test(rules: RuleSet) -> None:
+    """``play_key`` of throws without a tractor (pairs, triples and singles counted in one pass)
+    against ``covers``: throws of the suit's cards held, answered by random plays of the led suit
+    and of trumps, and by the cards of other throws."""
+    rng = random.Random(23)
+    throws = covered = 0
+    deck = deck_codes(rules.decks, rules.removed_ranks)
+    for ctx in _contexts(rules, rng):
+        for hand in _hands(rules, rng, 10):
+            for s in range(TRUMP + 1):
+                held = [c for c in hand if ctx.esuit[c] == s]
+                if len(held) < 3:
+                    continue
+                lead_cards = rng.sample(held, rng.randint(2, min(len(held), 8)))
+                lead = classify(ctx, lead_cards)
+                if len(lead.components) < 2:
+                    continue
+                throws += 1
+                for pool in (s, TRUMP):
+                    cards = [c for c in deck if ctx.esuit[c] == pool]
+                    for _ in range(6):
+                        if len(cards) < lead.n:
+                            break
+                        play = rng.sample(cards, lead.n)
+                        want = _play_key_general(ctx, lead, play)
+                        assert play_key(ctx, lead, play) == want, (lead, play)
+                        covered += want is not None
+                assert play_key(ctx, lead, list(lead.codes)) == _play_key_general(ctx, lead, list(lead.codes))
+    assert throws > 50 and covered > 20, (throws, covered)
