@@ -559,7 +559,12 @@ class PlayChooser:
             elif held:
                 return legal.single(held[0])  # the only card of the suit: forced
             else:  # void: the cheapest and the point-richest other card, and each trump held
-                cands = [next(c for c in t.by_cheap if counts[c]), next(c for c in t.by_rich if counts[c])]
+                cands = []
+                for by in (t.by_cheap, t.by_rich):
+                    for c in by:
+                        if counts[c]:
+                            cands.append(c)
+                            break
                 if ls != TRUMP:
                     trumps = ctx.suit_codes[TRUMP]
                     cands.extend([c for c in trumps if counts[c]])

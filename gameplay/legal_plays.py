@@ -91,7 +91,7 @@ def _sample_lead(ctx: Context, counts: Sequence[int], rng: random.Random) -> tup
 class LegalPlays:
     """The legal plays of one seat at its turn in the play phase (what bots and the UI get)."""
 
-    __slots__ = ("_given", "_list", "counts", "ctx", "lead", "left", "prior")
+    __slots__ = ("_given", "_list", "_m", "counts", "ctx", "lead", "left", "prior")
 
     def __init__(self, ctx: Context, counts: Sequence[int], lead: Combo | None,
                  prior: Sequence[Sequence[int]], left: int = -1) -> None:
@@ -100,6 +100,7 @@ class LegalPlays:
         self.lead = lead
         self.prior = prior
         self.left = left  # the cards the seat holds, if the caller knows (-1: not given)
+        self._m = -1  # the cards of the led suit held, once forced() counted them
         self._list: list[tuple[int, ...]] | None = None
         self._given: tuple[int, ...] | None = None
 
@@ -221,6 +222,7 @@ class LegalPlays:
         m = 0
         for c in codes:
             m += counts[c]
+        self._m = m
         if m != lead.n:
             return None
         if m == 1:
@@ -253,9 +255,13 @@ class LegalPlays:
                 return play
             s = lead.suit
             if ctx.esuit[code] != s:
-                for c in ctx.suit_codes[s]:
-                    if counts[c]:
-                        return play  # not void in the led suit: the hand refuses it
+                m = self._m
+                if m > 0:
+                    return play  # not void in the led suit: the hand refuses it
+                if m < 0:  # not counted yet
+                    for c in ctx.suit_codes[s]:
+                        if counts[c]:
+                            return play
         self._given = play
         return play
 

@@ -379,3 +379,28 @@ def test_the_last_card_is_forced_only_as_a_single() -> None:
     assert LegalPlays(ctx, counts, pair, [(5, 5)], 1).forced() is None
     assert LegalPlays(ctx, counts, None, [], 1).forced() == (3,)
     assert LegalPlays(ctx, counts, None, []).forced() is None  # the count not given: no shortcut
+
+
+@pytest.mark.parametrize(("variant", "kw"), VARIANTS, ids=IDS)
+def test_single_hands_out_only_legal_follows_after_forced_counted(variant: str, kw: dict[str, int]) -> None:
+    """``LegalPlays.single`` reuses the led suit's count that ``forced`` made: a single of another
+    suit is handed out exactly when the seat is void in the led suit, as without the count."""
+    checked = void = 0
+    for seed in range(6):
+        for hand, seat, legal in _turns(variant, kw, seed):
+            lead = legal.lead
+            if lead is None or lead.n != 1:
+                continue
+            counted = LegalPlays(legal.ctx, legal.counts, lead, legal.prior, legal.left)
+            counted.forced()
+            for c in range(54):
+                if not legal.counts[c]:
+                    continue
+                fresh = LegalPlays(legal.ctx, legal.counts, lead, legal.prior, legal.left)
+                a, b = counted.single(c), fresh.single(c)
+                assert counted.gave(a) == fresh.gave(b)
+                if fresh.gave(b):
+                    assert hand.can_play(seat, (c,))
+                checked += 1
+            void += not any(legal.counts[c] for c in legal.ctx.suit_codes[lead.suit])
+    assert checked > 200 and void > 5, (checked, void)
