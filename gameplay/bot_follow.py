@@ -1,5 +1,6 @@
 """Follows the heuristic bot (:mod:`gameplay.bot_play`) considers: the legal follows of a throw of
-pairs and singles, the cheapest cards of a list, ruffs shaped like the lead.
+pairs and singles, the cheapest cards of a list, ruffs shaped like the lead; and chaodi's A attempt
+(the As the dealer side holds at A, what showing one is worth).
 
 The legal follows of a throw of pairs and singles are listed for the heuristic bot without the general
 test of every sub-multiset: the same plays in the same order as
@@ -15,10 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gameplay.cards import make_code
 from gameplay.combos import Combo, decompose_suit
+from gameplay.observation import Observation
 from gameplay.order import TRUMP, Context
+from variants.options import OPTIONS
 
-__all__ = ["first", "pair_throw_follows", "ruffs"]
+__all__ = ["NO_ACES", "a_attempt_aces", "ace_bonus", "first", "pair_throw_follows", "ruffs"]
 
 
 def pair_throw_follows(ctx: Context, counts: Sequence[int], lead: Combo) -> list[tuple[int, ...]] | None:
@@ -119,3 +123,35 @@ def ruffs(ctx: Context, lead: Combo, trumps: dict[int, int]) -> list[tuple[int, 
         if len(play) == lead.n:
             out.append(tuple(play))
     return out
+
+
+# ---------------------------------------------------------------- chaodi at A (首尾出A)
+
+NO_ACES: list[int] = []
+"""No A to show (not at A): shared, never changed."""
+_A_PASS: dict[str, bool] = {}
+
+
+def a_attempt_aces(obs: Observation) -> list[int]:
+    """Chaodi, the dealer side at A: the As this seat holds (RULES §6.2: an A in the first and the
+    last trick); empty otherwise."""
+    if obs.level != "A" or obs.dealer is None or obs.dealer % 2 != obs.seat % 2:
+        return []
+    on = _A_PASS.get(obs.variant)
+    if on is None:
+        a_pass = OPTIONS["a_pass_conditions"]  # the variant's default (chaodi): bots do not see options
+        on = _A_PASS[obs.variant] = bool(a_pass.applies_to(obs.variant) and a_pass.default(obs.variant))
+    if not on:
+        return []
+    return [make_code(s, 14) for s in range(4) if obs.hand[make_code(s, 14)]]
+
+
+def ace_bonus(obs: Observation, lead: Combo, aces: list[int], cand: Sequence[int]) -> int:
+    """Chaodi at A: show an A in the first and the last trick; keep one for the last."""
+    used = sum(1 for c in cand if c in aces)
+    last = sum(obs.hand) == lead.n
+    if last or (obs.tricks_played == 0 and not any(c in aces for _, p in obs.trick for c in p)):
+        return 150 if used else 0
+    if used >= len(aces) and len(aces) <= 2:
+        return -80
+    return 0

@@ -28,15 +28,14 @@ from operator import itemgetter, sub
 from typing import Any, NamedTuple
 
 import variants
-from gameplay.bot_follow import first, pair_throw_follows, ruffs
-from gameplay.cards import NCODES, deck_codes, make_code, to_counts
+from gameplay.bot_follow import NO_ACES, a_attempt_aces, ace_bonus, first, pair_throw_follows, ruffs
+from gameplay.cards import NCODES, deck_codes, to_counts
 from gameplay.combos import Combo, Component, decompose_held, highest_tractor_top, match_score
 from gameplay.legal_plays import LegalPlays
 from gameplay.observation import Observation
 from gameplay.order import TRUMP, Context
 from gameplay.rulesets import ruleset
 from gameplay.tricks import PlayKey, play_key
-from variants.options import OPTIONS
 
 __all__ = ["PlayChooser", "Tables", "is_sure", "tables"]
 
@@ -136,7 +135,6 @@ def _build(ctx: Context) -> Tables:
 
 
 _FULL: dict[tuple[str, int, int], tuple[int, ...]] = {}
-_A_PASS: dict[str, bool] = {}
 _TEAMS: dict[tuple[str, int, int | None], tuple[int, ...]] = {}
 
 
@@ -201,20 +199,6 @@ def opponents_after(team: tuple[int, ...], seat: int, played: int) -> list[int]:
         out = _AFTER[key] = [s for s in ((seat + i) % players for i in range(1, players - played))
                              if team[s] != team[seat]]
     return out
-
-
-def a_attempt_aces(obs: Observation) -> list[int]:
-    """Chaodi, the dealer side at A: the As this seat holds (RULES §6.2: an A in the first and the
-    last trick); empty otherwise."""
-    if obs.level != "A" or obs.dealer is None or obs.dealer % 2 != obs.seat % 2:
-        return []
-    on = _A_PASS.get(obs.variant)
-    if on is None:
-        a_pass = OPTIONS["a_pass_conditions"]  # the variant's default (chaodi): bots do not see options
-        on = _A_PASS[obs.variant] = bool(a_pass.applies_to(obs.variant) and a_pass.default(obs.variant))
-    if not on:
-        return []
-    return [make_code(s, 14) for s in range(4) if obs.hand[make_code(s, 14)]]
 
 
 def unseen_counts(obs: Observation) -> list[int]:
@@ -306,6 +290,7 @@ class PlayChooser:
         self._void_of: tuple[frozenset[int], ...] = ()  # the voids of the last lead, and what voids() made of them
         self._void_team: tuple[int, ...] = ()
         self._voids: tuple[set[int], set[int]] = (set(), set())
+        self._after: dict[int, list[int]] = {}  # opponents_after by seat * 8 + plays on the table, for _team
 
     # ------------------------------------------------------------ per decision
 
@@ -321,6 +306,7 @@ class PlayChooser:
         if obs.dealer != self._team_dealer:  # who plays with whom: by the variant, the seats and the dealer
             self._team_dealer = -1 if obs.dealer is None else obs.dealer
             self._team = teams(obs)
+            self._after = {}
         self._obs = obs
         self._unseen = None
         self._max = {}
@@ -360,7 +346,7 @@ class PlayChooser:
     # ------------------------------------------------------------ leading
 
     def _lead(self, obs: Observation, ctx: Context, legal: LegalPlays) -> Sequence[int]:
-        aces = a_attempt_aces(obs)
+        aces = a_attempt_aces(obs) if obs.level == "A" else NO_ACES
         if aces and obs.tricks_played == 0:
             return legal.single(aces[0])  # chaodi at A: the dealer side must show an A in the first trick (首尾出A)
         hand = obs.hand
@@ -474,7 +460,9 @@ class PlayChooser:
             for c in cards:
                 on_table += pts[c]
         seat = obs.seat
-        opp_after = opponents_after(team, seat, len(trick))
+        opp_after = self._after.get(seat * 8 + len(trick))
+        if opp_after is None:
+            opp_after = self._after[seat * 8 + len(trick)] = opponents_after(team, seat, len(trick))
         partner_wins = team[win_seat] == me
         partner_safe = partner_wins and (not opp_after or self._key_safe(obs, ctx, lead, best_key, opp_after))
         # a follow that does not beat scores ``feed * points - cost``
@@ -482,7 +470,7 @@ class PlayChooser:
         t = self._t
         assert t is not None
         costs = t.costs
-        aces = a_attempt_aces(obs)
+        aces = a_attempt_aces(obs) if obs.level == "A" else NO_ACES
         if lead.n == 1 and not aces:
             return self._follow_single(obs, ctx, legal, lead, best_key, opp_after, partner_safe, feed, on_table)
         comps = lead.components
@@ -687,14 +675,3 @@ class PlayChooser:
                     for ruff in ruffs(ctx, lead, trumps):
                         out.append(ruff)
         return out
-
-
-def ace_bonus(obs: Observation, lead: Combo, aces: list[int], cand: Sequence[int]) -> int:
-    """Chaodi at A: show an A in the first and the last trick; keep one for the last."""
-    used = sum(1 for c in cand if c in aces)
-    last = sum(obs.hand) == lead.n
-    if last or (obs.tricks_played == 0 and not any(c in aces for _, p in obs.trick for c in p)):
-        return 150 if used else 0
-    if used >= len(aces) and len(aces) <= 2:
-        return -80
-    return 0

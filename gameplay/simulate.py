@@ -32,6 +32,7 @@ from gameplay.bots import Bot, make_bot
 from gameplay.cards import BJ, LJ, code_rank
 from gameplay.config import HandConfig
 from gameplay.hand import Hand
+from gameplay.observation import observe
 from scoring.partnership import HandResult, MatchState
 from scoring.redfive import RedFiveResult
 from scoring.yongzhou import YongzhouResult
@@ -131,7 +132,7 @@ def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
                 legal = legal_plays(seat)
                 forced = None if bot.asked_when_forced else legal.forced()
                 play(seat, forced if forced is not None else
-                     bot.play(hand.observation(seat) if bot.uses_observation else None, legal))
+                     bot.play(observe(hand, seat) if bot.uses_observation else None, legal))
                 if hand.phase != "play":
                     break
                 seat = hand.trick_turn
