@@ -385,10 +385,15 @@ _DEALT: dict[int, tuple[Deal, ...]] = {}
 
 def dealt(seat: int, code: int) -> Deal:
     """``Deal(seat, (code,))``: one shared, immutable event per seat and card (dealing builds none)."""
+    return dealt_row(seat)[code]
+
+
+def dealt_row(seat: int) -> tuple[Deal, ...]:
+    """The shared events of :func:`dealt` for ``seat``, by code."""
     row = _DEALT.get(seat)
     if row is None:
         row = _DEALT[seat] = tuple(Deal(seat, (c,)) for c in range(54))
-    return row[code]
+    return row
 
 
 def redact(event: Event, seat: int | None) -> Event:

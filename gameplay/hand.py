@@ -51,6 +51,7 @@ from gameplay.events import (
     TakeKitty,
     Trump,
     dealt,
+    dealt_row,
     hidden_deal,
     new_play,
     new_trick,
@@ -124,6 +125,7 @@ class Hand:
         self._decl_levels: dict[int, int | None] = {}
         self._events: Sequence[Event] | None = None  # the last observation's view of the public log (events.LogView)
         self._hidden = [hidden_deal(s) for s in range(self.n)]
+        self._dealt = [dealt_row(s) for s in range(self.n)]  # each seat's shared Deal events by code
         self._after_deal = None if type(self.protocol).after_deal is DeclaringProtocol.after_deal else self.protocol.after_deal
         self.redeals = 0
         first = list(deck) if deck is not None else self._new_deck()
@@ -310,12 +312,12 @@ class Hand:
                     return ev
         # :meth:`deal` inlined: nothing but the deal's end changes the phase or opens an offer
         i, n, start, deck, hands, nleft = self.dealt, self.n, self.start_seat, self.deck, self.hands, self.nleft
-        log, public, hidden, last = self.log.append, self.public_log.append, self._hidden, self.ndeal - 1
+        log, public, hidden, last, rows = self.log.append, self.public_log.append, self._hidden, self.ndeal - 1, self._dealt
         while True:
             seat, c = (start + i) % n, deck[i]
             hands[seat][c] += 1
             nleft[seat] += 1
-            log(ev := dealt(seat, c))
+            log(ev := rows[seat][c])
             public(hidden[seat])
             if i == last:
                 self.dealt = i + 1
@@ -674,9 +676,7 @@ class Hand:
             self.match_state = settled.match_state
             self.new_state = settled.new_state
         self._append(Scored(None, tuple(self.kitty), json.dumps(self.outcome, sort_keys=True)))
-        # the protocol keeps the finished hand weakly: no reference cycle left, so the hand and its
-        # log are freed as soon as the last reference goes, not at the garbage collector's next run
-        self.protocol.hand = weakref.proxy(self)
+        self.protocol.hand = weakref.proxy(self)  # no reference cycle left: freed without the collector
 
     def score_request(self) -> dict[str, Any]:
         """The body of ``POST /api/v1/scoring/hand`` that scores this hand."""
