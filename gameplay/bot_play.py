@@ -533,10 +533,9 @@ class PlayChooser:
         ls = lead.suit
         t = self._t
         assert t is not None
-        rules = ctx.rules
         follows: list[tuple[int, ...]] | None = None
         counts = legal.counts
-        if rules.must_beat_on_points or rules.no_gifting_points:
+        if ctx.extra_rules:
             follows = legal.follows()
             cands = [p[0] for p in follows]
         else:
@@ -608,8 +607,7 @@ class PlayChooser:
     def _unit_candidates(self, ctx: Context, lead: Combo, legal: LegalPlays) -> Sequence[Sequence[int]]:
         """The follows worth scoring of a single, pair or triple lead."""
         n = lead.n
-        rules = ctx.rules
-        if n <= 2 and not (rules.must_beat_on_points or rules.no_gifting_points):
+        if n <= 2 and not ctx.extra_rules:
             counts = legal.counts
             t = self._t
             assert t is not None
@@ -647,7 +645,7 @@ class PlayChooser:
         m = 0  # cards of the led suit held
         for c in held:
             m += counts[c]
-        extra = ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points
+        extra = ctx.extra_rules
         if m > n and n > 1 and not extra and (
                 all(c.width == 1 for c in lead.components)
                 or not any(match_score(ctx, lead, {c: counts[c] for c in held}))):

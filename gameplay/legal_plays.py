@@ -180,8 +180,7 @@ class LegalPlays:
                 r -= totals[s]
             raise AssertionError("no lead")
         lead = self.lead
-        if lead.n == 1 and self._list is None and not (self.prior and (ctx.rules.must_beat_on_points
-                                                                       or ctx.rules.no_gifting_points)):
+        if lead.n == 1 and self._list is None and not (self.prior and ctx.extra_rules):
             # a single led: the suit's distinct cards held, in the order of legal_follows (strongest first)
             holding = [c for c in ctx.suit_desc[lead.suit] if counts[c]]
             if len(holding) > 1 or (holding and counts[holding[0]] > 1):  # not short of the suit
@@ -214,8 +213,7 @@ class LegalPlays:
             return play
         if lead is None:
             return None
-        rules = self.ctx.rules
-        if rules.must_beat_on_points or rules.no_gifting_points:
+        if self.ctx.extra_rules:
             return None
         counts = self.counts
         codes = self.ctx.suit_codes[lead.suit]
@@ -251,7 +249,7 @@ class LegalPlays:
         lead = self.lead
         if lead is not None:
             ctx = self.ctx
-            if lead.n != 1 or (self.prior and (ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points)):
+            if lead.n != 1 or (self.prior and ctx.extra_rules):
                 return play
             s = lead.suit
             if ctx.esuit[code] != s:

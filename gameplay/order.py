@@ -65,8 +65,8 @@ class Context:
     letter or None (no trump; not allowed in red-five).
     """
 
-    __slots__ = ("adj_up", "esuit", "level", "max_width", "points", "rules", "sortkey", "strength",
-                 "suit_codes", "suit_desc", "tier", "tiers", "trump", "trump_suit")
+    __slots__ = ("adj_up", "esuit", "extra_rules", "level", "max_width", "points", "rules", "sortkey",
+                 "strength", "suit_codes", "suit_desc", "tier", "tiers", "trump", "trump_suit")
 
     def __init__(self, rules: RuleSet, level: str | int | None, trump: str | None) -> None:
         self.rules = rules
@@ -97,6 +97,7 @@ class Context:
             self.trump_suit = None
             self.trump = None
         self.max_width = rules.max_width
+        self.extra_rules: bool = rules.must_beat_on_points or rules.no_gifting_points  # yongzhou's 见分必打/不许送分
         self._build()
 
     # ---------------------------------------------------------------- construction
