@@ -294,7 +294,8 @@ class PlayChooser:
 
     # ------------------------------------------------------------ per decision
 
-    def play(self, obs: Observation, legal: LegalPlays) -> Sequence[int]:
+    def play(self, obs: Observation | None, legal: LegalPlays) -> Sequence[int]:
+        assert obs is not None
         ctx = obs.ctx
         assert ctx is not None
         if ctx is not self._ctx:

@@ -102,16 +102,13 @@ BID_OFFSET = -30
 YZ_MIN = 100
 
 
-class HeuristicBot:
-    """A card-counting rule-of-thumb player (see the module docstring)."""
+class HeuristicBot(PlayChooser):
+    """A card-counting rule-of-thumb player (see the module docstring); its card play
+    (:meth:`~gameplay.bot_play.PlayChooser.play`, asked with the seat's observation) is the chooser's."""
 
     name = "heuristic"
     uses_observation = True
     asked_when_forced = False
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self._player = PlayChooser(rng)
 
     # ------------------------------------------------------------ hand strength
 
@@ -253,11 +250,6 @@ class HeuristicBot:
                     costs[j] -= 3
         return out
 
-    # ------------------------------------------------------------ playing
-
-    def play(self, obs: Observation | None, legal: LegalPlays) -> Sequence[int]:
-        assert obs is not None
-        return self._player.play(obs, legal)
 
 
 BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {"random": RandomBot, "heuristic": HeuristicBot}
