@@ -225,13 +225,14 @@ def max_unseen(ctx: Context, unseen: Sequence[int], suit: int, width: int) -> in
     return -1
 
 
-def thresholds(ctx: Context, unseen: Sequence[int], suit: int) -> list[int]:
-    """:func:`max_unseen` of ``suit`` for every width 0…``ctx.max_width`` (one scan, strongest first)."""
+def thresholds(ctx: Context, desc: Sequence[int], unseen: Sequence[int]) -> list[int]:
+    """:func:`max_unseen` of a suit (its codes ``desc``, strongest first) for every width
+    0…``ctx.max_width`` (one scan)."""
     st = ctx.strength
     top = ctx.max_width
     out = [-1] * (top + 1)
     found = 0
-    for c in tables(ctx).desc[suit]:
+    for c in desc:
         u = unseen[c]
         if u > found:
             if u > top:
@@ -399,7 +400,7 @@ class PlayChooser:
                     if best is None or score > best[0]:
                         best = (score, (c,))
                 continue
-            thr = thresholds(ctx, unseen, s)  # per width: the highest unseen card of the suit, as _max_unseen
+            thr = thresholds(ctx, t.desc[s], unseen)  # per width: the highest unseen card of the suit, as _max_unseen
             pulling = s == TRUMP and dealer_side and my_trumps >= unseen_trumps and unseen_trumps
             key = (s, counts)
             comps = self._suits.get(key)  # the suit's decomposition, kept by its counts

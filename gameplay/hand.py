@@ -255,9 +255,7 @@ class Hand:
         ("name_trump", seat), ("bury", seat), ("overturn", seat), ("play", seat) or ("scored", None)."""
         p = self.phase
         if p == "deal":
-            if self.offers:
-                return ("declare", self.offers[0])
-            return ("deal", None)
+            return ("declare", self.offers[0]) if self.offers else ("deal", None)
         if p == "declare":
             return ("declare", self.round_order[self.turn_index])
         if p == "bid":
@@ -550,6 +548,7 @@ class Hand:
         self.trick_lead: Combo | None = None
         self.trick_best: tuple[int, int] | None = None
         self.trick_best_seat: int | None = None
+        self.trick_points = 0  # the points on the table, added play by play
 
     def legal_plays(self, seat: int) -> LegalPlays:
         """The legal plays of ``seat`` (which must be the seat to play)."""
@@ -622,13 +621,15 @@ class Hand:
                         break
         self.log.append(ev)
         self.public_log.append(ev)
-        h = self.hands[seat]
+        h, pts, points = self.hands[seat], ctx.points, self.trick_points
         played, others = self.played, self._others[seat]
         for c in on:
             h[c] -= 1
             played[c] += 1
+            points += pts[c]
             for row in others:  # the other seats' counts of the cards they do not hold
                 row[c] -= 1
+        self.trick_points = points
         self.nleft[seat] -= len(on)
         self.trick_plays.append(ev)
         self.trick_on += (on,)
@@ -651,7 +652,7 @@ class Hand:
         ctx = self.ctx
         winner = self.trick_best_seat  # the first strongest play (先出为大), kept as plays come
         assert ctx is not None and winner is not None
-        points = sum([ctx.points[c] for p in self.trick_on for c in p])
+        points = self.trick_points
         self.points[winner] += points
         self.tricks.append((self.trick_leader, tuple(self.trick_plays), winner, points))
         self.log.append(ev := new_trick(winner, points))
