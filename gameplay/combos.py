@@ -565,8 +565,21 @@ def match_score(ctx: Context, lead: Combo, counts: dict[int, int]) -> tuple[int,
             m = min(best, w)
             return (m if m >= 2 else 0,)
         return _tractor_score(ctx, w, comp.length, counts)
+    wide = [c for c in comps if c.width >= 2]
+    if all(c.width == 2 and c.length == 1 for c in wide):
+        # pairs and singles: every way matches the same pairs, one per card held twice (or three
+        # times), in the order of the lead's pairs — what the search below finds, without it
+        held = 0
+        for k in counts.values():
+            if k >= 2:
+                held += 1
+                if k > 3:
+                    break  # a card that could show two pairs: the search below
+        else:
+            m = min(held, len(wide))
+            return (2,) * m + (0,) * (len(wide) - m)
     best_t: tuple[int, ...] | None = None
-    for t in _throw_scores(ctx, [c for c in comps if c.width >= 2], dict(counts)):
+    for t in _throw_scores(ctx, wide, dict(counts)):
         if best_t is None or t > best_t:
             best_t = t
     return best_t or ()

@@ -23,6 +23,7 @@ from gameplay.combos import (
     Combo,
     _decompose_general,
     _exact_run,
+    _throw_scores,
     chains,
     classify,
     covers,
@@ -332,3 +333,29 @@ def test_throw_keys_match_the_general_cover_test(rules: RuleSet) -> None:
                         covered += want is not None
                 assert play_key(ctx, lead, list(lead.codes)) == _play_key_general(ctx, lead, list(lead.codes))
     assert throws > 50 and covered > 20, (throws, covered)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
+def test_pair_throw_scores_match_the_search(rules: RuleSet) -> None:
+    """``match_score`` of a throw of pairs and singles (counted, not searched) against the maximum
+    of ``_throw_scores`` over random holdings of the led suit."""
+    rng = random.Random(29)
+    deck = deck_codes(rules.decks, rules.removed_ranks)
+    seen = 0
+    for ctx in _contexts(rules, rng):
+        for hand in _hands(rules, rng, 8):
+            for s in range(TRUMP + 1):
+                held = [c for c in hand if ctx.esuit[c] == s]
+                if len(held) < 3:
+                    continue
+                lead = classify(ctx, rng.sample(held, rng.randint(3, min(len(held), 9))))
+                wide = [c for c in lead.components if c.width >= 2]
+                if len(lead.components) < 2 or not all(c.width == 2 and c.length == 1 for c in wide):
+                    continue
+                suit = [c for c in deck if ctx.esuit[c] == s]
+                for _ in range(5):
+                    counts = dict(Counter(rng.sample(suit, min(len(suit), rng.randint(1, 12)))))
+                    want = max(_throw_scores(ctx, wide, dict(counts)), default=()) or ()
+                    assert match_score(ctx, lead, counts) == want, (lead, counts)
+                    seen += bool(wide)
+    assert seen > 30, seen
