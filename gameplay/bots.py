@@ -96,6 +96,8 @@ class RandomBot:
 
 
 YONGZHOU_EAGERNESS = 0.5
+_LEVELS: dict[tuple[str, str | None], int | None] = {}
+"""The rank a declaration's level card has, by variant and level (``HeuristicBot._level``)."""
 _GONE = 1 << 40
 """The burial cost of a card no longer held."""
 BID_OFFSET = -30
@@ -125,11 +127,16 @@ class HeuristicBot(PlayChooser):
         return score
 
     def _level(self, obs: Observation) -> int | None:
+        key = (obs.variant, obs.level)
+        if key in _LEVELS:
+            return _LEVELS[key]
+        level: int | None = None
         if variants.get(obs.variant).trump_order is TrumpOrder.YONGZHOU:
-            return 10  # the 10s rank like level cards
-        if obs.level is None:
-            return None
-        return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(obs.level) or int(obs.level)
+            level = 10  # the 10s rank like level cards
+        elif obs.level is not None:
+            level = {"J": 11, "Q": 12, "K": 13, "A": 14}.get(obs.level) or int(obs.level)
+        _LEVELS[key] = level
+        return level
 
     def _want(self, obs: Observation, options: Sequence[Cards], *, overturn: bool) -> Cards | None:
         hand = obs.hand
@@ -138,6 +145,7 @@ class HeuristicBot(PlayChooser):
         cur = obs.declaration
         me_team = obs.team(obs.seat)
         best: tuple[float, Cards] | None = None
+        spec = variants.get(obs.variant)
         for opt in options:
             suits = {code_suit(c) for c in opt if c < 52}
             if not suits:  # joker pair: no trump — only against an opponent's good suit and with a weak hand
@@ -158,7 +166,7 @@ class HeuristicBot(PlayChooser):
                             score -= self._suit_strength(hand, SUITS.index(cur.suit), level) + 1
                     else:
                         score -= 0.8 * self._suit_strength(hand, SUITS.index(cur.suit), level)
-                if variants.get(obs.variant).has_levels:
+                if spec.has_levels:
                     score -= 0.3 * max(0, 12 - held)  # early: wait a little for better information
             if best is None or score > best[0]:
                 best = (score, opt)
@@ -167,7 +175,7 @@ class HeuristicBot(PlayChooser):
         threshold = (0.28 * held if not overturn else 3.0) if obs.phase == "deal" else 0.2 * held
         if cur is not None and cur.seat != obs.seat and obs.team(cur.seat) != me_team:
             threshold = min(threshold, 0.25 * held)
-        if variants.get(obs.variant).declaring is Declaring.TENS:
+        if spec.declaring is Declaring.TENS:
             threshold *= YONGZHOU_EAGERNESS  # the declarer chooses trump and leads: worth more there
         if obs.phase != "deal" and cur is None:
             threshold = 0.0  # last chance: something beats nothing
