@@ -572,8 +572,7 @@ class Hand:
         self._check_turn(seat)
         ctx = self.ctx
         assert ctx is not None
-        hand = self.hands[seat]
-        lead = self.trick_lead
+        hand, lead = self.hands[seat], self.trick_lead
         if lead is None:
             return check_lead(ctx, hand, cards, seat=seat)
         if follow_fault(ctx, hand, lead, cards) is None and not (self._extra and self.trick_on):
@@ -677,7 +676,8 @@ class Hand:
             self.match_state = settled.match_state
             self.new_state = settled.new_state
         self._append(Scored(None, tuple(self.kitty), json.dumps(self.outcome, sort_keys=True)))
-        self.protocol.hand = weakref.proxy(self)  # no reference cycle left: freed without the collector
+        if type(self).__weakrefoffset__:  # mypyc's classes take no weak reference (the collector frees those)
+            self.protocol.hand = weakref.proxy(self)  # no cycle left: freed as soon as the last reference goes
 
     def score_request(self) -> dict[str, Any]:
         """The body of ``POST /api/v1/scoring/hand`` that scores this hand."""
