@@ -208,9 +208,11 @@ class LegalPlays:
         under 见分必打/不许送分, yongzhou-300). None otherwise."""
         lead = self.lead
         if self.left == 1 and (lead is None or lead.n == 1):
-            play: tuple[int, ...] = (self.counts.index(1),)
-            self._given = play
-            return play
+            # each play an annotated name of its own: a tuple object, which mypyc would otherwise keep
+            # as a fixed-length struct and box anew for the attribute and for the return
+            last: tuple[int, ...] = (self.counts.index(1),)
+            self._given = last
+            return last
         if lead is None:
             return None
         if self.ctx.extra_rules:
@@ -226,9 +228,9 @@ class LegalPlays:
         if m == 1:
             for c in codes:
                 if counts[c]:
-                    play = (c,)
-                    self._given = play
-                    return play
+                    one: tuple[int, ...] = (c,)
+                    self._given = one
+                    return one
         out: list[int] = []
         for c in codes:
             k = counts[c]
