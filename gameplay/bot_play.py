@@ -457,10 +457,7 @@ class PlayChooser:
         best_key = obs.winning_key
         win_seat = obs.winning
         assert best_key is not None and win_seat is not None
-        on_table = 0
-        for _, cards in trick:
-            for c in cards:
-                on_table += pts[c]
+        on_table = obs.trick_points
         seat = obs.seat
         opp_after = self._after.get(seat * 8 + len(trick))
         if opp_after is None:

@@ -53,6 +53,8 @@ class Observation(NamedTuple):
     elsewhere: tuple[int, ...] = ()
     """In the play phase, per code, the cards of the deck neither played nor in this seat's hand (in
     the other hands and the kitty): the deck's counts less ``played`` and ``hand``; () before."""
+    trick_points: int = 0
+    """In the play phase, the points of the cards on the table in this trick (0 before)."""
 
     def team(self, seat: int) -> int:
         """Who plays together: partnership sides; red-five dealer (0) vs defenders (1); yongzhou each alone."""
@@ -113,4 +115,4 @@ def observe(h: Any, seat: int) -> Observation:
         h.trick_lead if playing else None, tuple(h.played), tuple(h.voids), tuple(h.points),
         len(h.tricks), tuple(h.nleft), h.trick_best_seat if playing else None,
         h.trick_best if playing else None, events, h.contract, h.bidder, frozenset(h.bid_passed),
-        h.shown_kitty, tuple(h.elsewhere[seat]) if playing else ()))
+        h.shown_kitty, tuple(h.elsewhere[seat]) if playing else (), h.trick_points if playing else 0))

@@ -147,6 +147,8 @@ def test_observation_fields_are_in_their_places(variant: str, kw: dict[str, int]
         assert fields["cards_left"] == tuple(hand.nleft) and fields["tricks_played"] == len(hand.tricks)
         assert fields["winning"] == hand.trick_best_seat and fields["bid"] == hand.contract
         assert fields["trick"] == tuple((e.seat, e.on_table) for e in hand.trick_plays)
+        assert fields["trick_points"] == (sum(hand.ctx.points[c] for e in hand.trick_plays for c in e.on_table)
+                                          if hand.phase == "play" else 0)
         full = Counter(hand.deck)
         assert fields["elsewhere"] == tuple(full[c] - hand.played[c] - hand.hands[seat][c] for c in range(54))
 
