@@ -241,10 +241,9 @@ class HeuristicBot(PlayChooser):
         members: dict[int, list[int]] = {}
         for i, c in enumerate(held):
             members.setdefault(es[c], []).append(i)
-        index = range(len(held))
         out: list[int] = []
         for _ in range(size):
-            i = min(index, key=costs.__getitem__)  # the first of the cheapest
+            i = costs.index(min(costs))  # the first of the cheapest
             c = held[i]
             out.append(c)
             hand[c] -= 1
