@@ -284,6 +284,19 @@ def test_first_cards_are_the_simple_formula(counts: list[int], codes: list[int],
     assert first(codes, counts, k) == tuple(want[:k])
 
 
+def _random_throws(rules: RuleSet, rng: random.Random, hands: int, most: int) -> Iterator[tuple[Context, int, Combo]]:
+    """Throws (two components or more) of up to ``most`` random cards held of one suit, per context
+    and dealt hand: (context, effective suit, the classified throw)."""
+    for ctx in _contexts(rules, rng):
+        for hand in _hands(rules, rng, hands):
+            for s in range(TRUMP + 1):
+                held = [c for c in hand if ctx.esuit[c] == s]
+                if len(held) >= 3:
+                    lead = classify(ctx, rng.sample(held, rng.randint(2, min(len(held), most))))
+                    if len(lead.components) >= 2:
+                        yield ctx, s, lead
+
+
 def _play_key_general(ctx: Context, lead: Combo, play: list[int]) -> tuple[int, int] | None:
     """``play_key`` of a throw by the general test only (``covers``, then the priority component)."""
     es, st = ctx.esuit, ctx.strength
@@ -311,27 +324,18 @@ def test_throw_keys_match_the_general_cover_test(rules: RuleSet) -> None:
     rng = random.Random(23)
     throws = covered = 0
     deck = deck_codes(rules.decks, rules.removed_ranks)
-    for ctx in _contexts(rules, rng):
-        for hand in _hands(rules, rng, 10):
-            for s in range(TRUMP + 1):
-                held = [c for c in hand if ctx.esuit[c] == s]
-                if len(held) < 3:
-                    continue
-                lead_cards = rng.sample(held, rng.randint(2, min(len(held), 8)))
-                lead = classify(ctx, lead_cards)
-                if len(lead.components) < 2:
-                    continue
-                throws += 1
-                for pool in (s, TRUMP):
-                    cards = [c for c in deck if ctx.esuit[c] == pool]
-                    for _ in range(6):
-                        if len(cards) < lead.n:
-                            break
-                        play = rng.sample(cards, lead.n)
-                        want = _play_key_general(ctx, lead, play)
-                        assert play_key(ctx, lead, play) == want, (lead, play)
-                        covered += want is not None
-                assert play_key(ctx, lead, list(lead.codes)) == _play_key_general(ctx, lead, list(lead.codes))
+    for ctx, s, lead in _random_throws(rules, rng, 10, 8):
+        throws += 1
+        for pool in (s, TRUMP):
+            cards = [c for c in deck if ctx.esuit[c] == pool]
+            for _ in range(6):
+                if len(cards) < lead.n:
+                    break
+                play = rng.sample(cards, lead.n)
+                want = _play_key_general(ctx, lead, play)
+                assert play_key(ctx, lead, play) == want, (lead, play)
+                covered += want is not None
+        assert play_key(ctx, lead, list(lead.codes)) == _play_key_general(ctx, lead, list(lead.codes))
     assert throws > 50 and covered > 20, (throws, covered)
 
 
@@ -342,20 +346,14 @@ def test_pair_throw_scores_match_the_search(rules: RuleSet) -> None:
     rng = random.Random(29)
     deck = deck_codes(rules.decks, rules.removed_ranks)
     seen = 0
-    for ctx in _contexts(rules, rng):
-        for hand in _hands(rules, rng, 8):
-            for s in range(TRUMP + 1):
-                held = [c for c in hand if ctx.esuit[c] == s]
-                if len(held) < 3:
-                    continue
-                lead = classify(ctx, rng.sample(held, rng.randint(3, min(len(held), 9))))
-                wide = [c for c in lead.components if c.width >= 2]
-                if len(lead.components) < 2 or not all(c.width == 2 and c.length == 1 for c in wide):
-                    continue
-                suit = [c for c in deck if ctx.esuit[c] == s]
-                for _ in range(5):
-                    counts = dict(Counter(rng.sample(suit, min(len(suit), rng.randint(1, 12)))))
-                    want = max(_throw_scores(ctx, wide, dict(counts)), default=()) or ()
-                    assert match_score(ctx, lead, counts) == want, (lead, counts)
-                    seen += bool(wide)
+    for ctx, s, lead in _random_throws(rules, rng, 8, 9):
+        wide = [c for c in lead.components if c.width >= 2]
+        if not all(c.width == 2 and c.length == 1 for c in wide):
+            continue
+        suit = [c for c in deck if ctx.esuit[c] == s]
+        for _ in range(5):
+            counts = dict(Counter(rng.sample(suit, min(len(suit), rng.randint(1, 12)))))
+            want = max(_throw_scores(ctx, wide, dict(counts)), default=()) or ()
+            assert match_score(ctx, lead, counts) == want, (lead, counts)
+            seen += bool(wide)
     assert seen > 30, seen
