@@ -206,7 +206,6 @@ class Hand:
         self._new_trick(0)
         self._offered: LegalPlays | None = None  # the last legal_plays, for seat _offered_seat at log length _offered_at
         self._offered_seat = self._offered_at = -1
-        self._extra = self.rules.must_beat_on_points or self.rules.no_gifting_points
         self.tricks: list[tuple[int, tuple[Event, ...], int, int]] = []  # (leader, plays, winner, points)
         self.points = [0] * self.n
         self.penalties = [0] * self.n
@@ -575,7 +574,7 @@ class Hand:
         hand, lead = self.hands[seat], self.trick_lead
         if lead is None:
             return check_lead(ctx, hand, cards, seat=seat)
-        if follow_fault(ctx, hand, lead, cards) is None and not (self._extra and self.trick_on):
+        if follow_fault(ctx, hand, lead, cards) is None and not (ctx.extra_rules and self.trick_on):
             return None
         check_follow(ctx, hand, lead, cards, prior=self.trick_on, seat=seat)
         return None

@@ -123,8 +123,7 @@ class LegalPlays:
         lead = self.lead
         assert lead is not None
         ctx = self.ctx
-        rules = ctx.rules
-        if (rules.must_beat_on_points or rules.no_gifting_points) and self.prior:
+        if ctx.extra_rules and self.prior:
             return None
         s = lead.suit
         es = ctx.esuit

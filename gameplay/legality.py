@@ -418,11 +418,6 @@ def _walk_follows(i: int, need: int, key: tuple[int, ...], w: _FollowWalk) -> No
 # ---------------------------------------------------------------- yongzhou-300 layer
 
 
-def _has_extra_rules(ctx: Context) -> bool:
-    r = ctx.rules
-    return r.must_beat_on_points or r.no_gifting_points
-
-
 def _current_best(ctx: Context, lead: Combo, prior: Sequence[Sequence[int]]) -> PlayKey:
     best = play_key(ctx, lead, prior[0]) if prior else None
     if best is None:
@@ -535,7 +530,7 @@ def check_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int], *
                  prior: Sequence[Sequence[int]] = (), seat: int | None = None) -> None:
     """Verify a follow: raises :class:`IllegalPlay` (naming the rule) or :class:`InvalidCards`."""
     check_follow_base(ctx, hand, lead, play, seat)
-    if _has_extra_rules(ctx) and prior:
+    if ctx.extra_rules and prior:
         ex = _extra_constraints(ctx, hand, lead, prior)
         ok, en, zh = _extra_ok(ctx, lead, play, ex)
         if not ok:
@@ -551,7 +546,7 @@ def is_legal_follow(ctx: Context, hand: Counts, lead: Combo, play: Sequence[int]
     """Whether ``play`` is a legal follow (fast path of :func:`check_follow`)."""
     if follow_fault(ctx, hand, lead, play) is not None:
         return False
-    if prior and (ctx.rules.must_beat_on_points or ctx.rules.no_gifting_points):
+    if prior and ctx.extra_rules:
         return _extra_ok(ctx, lead, play, _extra_constraints(ctx, hand, lead, prior))[0]
     return True
 
@@ -660,7 +655,7 @@ def _single_extra_follows(ctx: Context, hand: Counts, lead: Combo,
 def legal_follows(ctx: Context, hand: Counts, lead: Combo, *,
                   prior: Sequence[Sequence[int]] = ()) -> Iterator[tuple[int, ...]]:
     """Every distinct legal follow (as a multiset, strongest card first), lazily."""
-    if _has_extra_rules(ctx) and prior:
+    if ctx.extra_rules and prior:
         yield from _extra_follows(ctx, hand, lead, prior)
         return
     yield from _base_follows(ctx, hand, lead)
@@ -669,7 +664,7 @@ def legal_follows(ctx: Context, hand: Counts, lead: Combo, *,
 def count_legal_follows(ctx: Context, hand: Counts, lead: Combo, *,
                         prior: Sequence[Sequence[int]] = ()) -> int:
     """Number of distinct legal follows; counted by formula where the follower is short of the suit."""
-    if not (_has_extra_rules(ctx) and prior):
+    if not (ctx.extra_rules and prior):
         s = lead.suit
         m = sum(hand[c] for c in ctx.suit_codes[s])
         if m <= lead.n:
