@@ -67,6 +67,8 @@ def test_an_organizer_creates_an_eight_team_tournament_and_starts_it(page: Any, 
     assert page.locator("#tables input.token-link").count() == 4  # four quarter-finals at four tables
 
     page.get_by_role("link", name="Bracket").first.click()
+    page.wait_for_url(re.compile(r"/tournaments/\d+/bracket/$"))
+    page.locator("#bm-R1-M1").wait_for()  # the click does not wait for the new page to be drawn
     assert page.locator(".bracket-round").count() == 3
     first = page.locator("#bm-R1-M1")
     assert "赵1 / 钱1" in first.inner_text() and "赵8 / 钱8" in first.inner_text()
