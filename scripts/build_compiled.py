@@ -2,7 +2,7 @@
 
     python scripts/build_compiled.py          # compile MODULES with mypyc, in place
     python scripts/build_compiled.py --clean  # remove every built file
-    python scripts/build_compiled.py --pytest-ignore  # pytest's --ignore= of each compiled module
+    python scripts/build_compiled.py --check  # exit 1, naming them, if a module changed since its build
 
 The modules of :data:`MODULES` are compiled with mypyc into extension modules beside their ``.py``
 files (``gameplay/hand.cpython-311-*.so``; the modules share one library, ``*__mypyc*.so`` at the
@@ -128,26 +128,44 @@ def build() -> int:
     return 0
 
 
-def pytest_ignore() -> int:
-    """``--ignore=gameplay/hand.py`` … for each module whose extension module is built: pytest's
-    ``--doctest-modules`` would import the ``.py`` file beside the extension module it imported
-    (an import file mismatch), and doctest finds no example in compiled functions (the test that
-    every listed module has doctests is deselected for them too)."""
+def compiled_modules() -> list[str]:
+    """The modules of :data:`MODULES` whose extension module is built (paths like ``gameplay/hand.py``).
+
+    The test session (the root ``conftest.py``) leaves them out of ``--doctest-modules``: pytest would
+    import the ``.py`` file beside the extension module it imported (an import file mismatch), and
+    doctest finds no example in compiled functions."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    built = [m for m in MODULES if (ROOT / m.replace(".py", suffix)).exists()]
-    names = [m.removesuffix(".py").replace("/", ".") for m in built]
-    print(" ".join([f"--ignore={m}" for m in built]
-                   + [f"--deselect=tests/gameplay/test_doctests_and_errors.py::test_doctests[{n}]" for n in names]))
+    return [m for m in MODULES if (ROOT / m.replace(".py", suffix)).exists()]
+
+
+def stale_modules() -> list[str]:
+    """The compiled modules whose ``.py`` file changed after the build: the extension module, which
+    Python imports first, would run the old code."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    return [m for m in compiled_modules()
+            if (ROOT / m).stat().st_mtime > (ROOT / m.replace(".py", suffix)).stat().st_mtime]
+
+
+def stale_message(stale: list[str]) -> str:
+    return (f"the compiled build is older than {', '.join(stale)}: Python would run the old code. "
+            "Run `make compiled` to build it again, or `make clean-compiled` for pure Python.")
+
+
+def check() -> int:
+    stale = stale_modules()
+    if stale:
+        print(stale_message(stale), file=sys.stderr)
+        return 1
     return 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clean", action="store_true", help="remove the built files")
-    parser.add_argument("--pytest-ignore", action="store_true", help="print pytest --ignore= of compiled modules")
+    parser.add_argument("--check", action="store_true", help="fail if a module changed since the build")
     args = parser.parse_args()
-    if args.pytest_ignore:
-        return pytest_ignore()
+    if args.check:
+        return check()
     return clean() if args.clean else build()
 
 

@@ -15,7 +15,10 @@ MODULES = ["gameplay.cards", "gameplay.errors", "gameplay.rulesets", "gameplay.o
 
 @pytest.mark.parametrize("name", MODULES)
 def test_doctests(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
+    module = importlib.import_module(name)
+    if not module.__file__ or not module.__file__.endswith(".py"):  # make compiled: no examples in native code
+        pytest.skip(f"{name} is compiled (make compiled); its doctests run on pure Python")
+    result = doctest.testmod(module)
     assert result.failed == 0
     assert result.attempted > 0
 
