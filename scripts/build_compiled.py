@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"  # an extension module's ending here
 
 # The hot modules of the engine (docs/engine.md). Left out: gameplay.bench, simulate, record,
 # record_facts, referee, notation, outcome, rulesets, config, errors (not hot, or patched by tests).
@@ -63,10 +64,9 @@ ignore_missing_imports = True
 
 def built_files() -> list[Path]:
     """Every file a build leaves: the modules' extension modules and the shared library."""
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     found = [p for p in (ROOT / "gameplay").rglob("*.so")]
     found += [p for p in ROOT.glob("*__mypyc*") if p.is_file()]
-    found += [ROOT / m.replace(".py", suffix) for m in MODULES]
+    found += [ROOT / m.replace(".py", SUFFIX) for m in MODULES]
     return sorted({p for p in found if p.exists()})
 
 
@@ -134,16 +134,14 @@ def compiled_modules() -> list[str]:
     The test session (the root ``conftest.py``) leaves them out of ``--doctest-modules``: pytest would
     import the ``.py`` file beside the extension module it imported (an import file mismatch), and
     doctest finds no example in compiled functions."""
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    return [m for m in MODULES if (ROOT / m.replace(".py", suffix)).exists()]
+    return [m for m in MODULES if (ROOT / m.replace(".py", SUFFIX)).exists()]
 
 
 def stale_modules() -> list[str]:
     """The compiled modules whose ``.py`` file changed after the build: the extension module, which
     Python imports first, would run the old code."""
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     return [m for m in compiled_modules()
-            if (ROOT / m).stat().st_mtime > (ROOT / m.replace(".py", suffix)).stat().st_mtime]
+            if (ROOT / m).stat().st_mtime > (ROOT / m.replace(".py", SUFFIX)).stat().st_mtime]
 
 
 def stale_message(stale: list[str]) -> str:
