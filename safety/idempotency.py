@@ -10,6 +10,11 @@ the table link or, for anonymous callers, the address):
    ``Idempotent-Replayed: true``; with another body or path it is refused with 422; while the first
    request is still running it is refused with 409 ("in progress", ``Retry-After``).
 
+A view that calls another idempotent view (a page that hands its POST on to another page's view) runs
+inside the first reservation: the key is reserved once per request, by the outermost call, so a nested
+call can never find its own request's reservation "in progress". Refusals of HTML forms are pages of the
+site (``safety/refusal.html``) that say what happened and what to do.
+
 A request that fails with an exception or a 5xx answer releases its key, so it can be retried. A
 reservation left behind by a process that died counts as abandoned after
 ``IDEMPOTENCY_STALE_SECONDS``; every key expires after ``IDEMPOTENCY_KEY_TTL_HOURS`` (``manage.py
@@ -44,6 +49,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 KEY_RE = re.compile(r"^[A-Za-z0-9._:~-]{1,128}$")
 FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 IGNORED_FORM_FIELDS = frozenset({"csrfmiddlewaretoken"})
+RUNNING_ATTRIBUTE = "_idempotency_running"  # set on a request while its reservation is held
 
 
 def key_ttl() -> timedelta:
@@ -108,10 +114,34 @@ def request_fingerprint(request: HttpRequest) -> str:
     return digest.hexdigest()
 
 
-def error_answer(status: int, code: str, detail: str, *, as_json: bool = True) -> HttpResponse:
+def error_answer(status: int, code: str, detail: str, *, as_json: bool = True,
+                 request: HttpRequest | None = None) -> HttpResponse:
+    """A refusal: JSON ``{"detail", "code"}`` for APIs, else a page of the site saying what to do."""
     if as_json:
         return JsonResponse({"detail": detail, "code": code}, status=status)
-    return HttpResponse(detail, status=status, content_type="text/plain; charset=utf-8")
+    from django.template.loader import render_to_string
+
+    context = {"status": status, "code": code, "detail": detail, "advice": REFUSAL_ADVICE.get(code, ""),
+               "again_url": request.get_full_path() if request is not None else ""}
+    html = render_to_string("safety/refusal.html", context, request=request)
+    return HttpResponse(html, status=status, content_type="text/html; charset=utf-8")
+
+
+def _advice() -> dict[str, Any]:
+    from django.utils.translation import gettext_lazy
+
+    return {
+        "idempotency_in_progress": gettext_lazy(
+            "Your first press of this button is still being saved. Wait a moment, then open the page "
+            "again: it shows whether it was saved."),
+        "idempotency_key_reused": gettext_lazy(
+            "This form was already used for another request. Open the page again and fill in the new "
+            "form."),
+        "invalid_idempotency_key": gettext_lazy("Open the page again and send the form from there."),
+    }
+
+
+REFUSAL_ADVICE = _advice()
 
 
 def replay(record: IdempotencyKey) -> HttpResponse:
@@ -143,7 +173,7 @@ def reserve(request: HttpRequest, scope: str, *, as_json: bool = True) -> Decisi
         return Decision()
     if not KEY_RE.match(key):
         return Decision(response=error_answer(400, "invalid_idempotency_key", _(
-            "The Idempotency-Key must be 1 to 128 letters, digits or . _ : ~ - (a UUID is best)."), as_json=as_json))
+            "The Idempotency-Key must be 1 to 128 letters, digits or . _ : ~ - (a UUID is best)."), as_json=as_json, request=request))
     fields = {"method": request.method or "", "path": request.path[:500],
               "request_hash": request_fingerprint(request)}
     now = timezone.now()
@@ -164,17 +194,17 @@ def reserve(request: HttpRequest, scope: str, *, as_json: bool = True) -> Decisi
         if any(getattr(existing, name) != value for name, value in fields.items()):
             return Decision(response=error_answer(422, "idempotency_key_reused", _(
                 "This Idempotency-Key was already used for a different request (another body, method or "
-                "path). Send a new key for a new request."), as_json=as_json))
+                "path). Send a new key for a new request."), as_json=as_json, request=request))
         if existing.in_progress:
             response = error_answer(409, "idempotency_in_progress", _(
                 "A request with this Idempotency-Key is still in progress. Wait for its answer, then "
-                "retry with the same key."), as_json=as_json)
+                "retry with the same key."), as_json=as_json, request=request)
             response["Retry-After"] = "1"
             return Decision(response=response)
         return Decision(response=replay(existing))
     return Decision(response=error_answer(409, "idempotency_in_progress", _(
         "A request with this Idempotency-Key is still in progress. Wait for its answer, then "
-        "retry with the same key."), as_json=as_json))
+        "retry with the same key."), as_json=as_json, request=request))
 
 
 def release(record: IdempotencyKey | None) -> None:
@@ -201,15 +231,24 @@ def store(record: IdempotencyKey | None, response: HttpResponse) -> HttpResponse
 
 def run_idempotent(request: HttpRequest, handler: Callable[[], HttpResponse], *, scope: str | None = None,
                    view_kwargs: dict[str, Any] | None = None, as_json: bool = True) -> HttpResponse:
-    """Reserve the request's key, run ``handler()``, store its answer (or replay / refuse)."""
+    """Reserve the request's key, run ``handler()``, store its answer (or replay / refuse).
+
+    Re-entrant: inside a call already running for this request (an idempotent view calling another),
+    ``handler()`` just runs — the outer call holds the one reservation and stores the answer.
+    """
+    if getattr(request, RUNNING_ATTRIBUTE, False):
+        return handler()
     decision = reserve(request, scope or request_scope(request, view_kwargs), as_json=as_json)
     if decision.response is not None:
         return decision.response
+    setattr(request, RUNNING_ATTRIBUTE, True)
     try:
         response = handler()
     except BaseException:
         release(decision.record)
         raise
+    finally:
+        setattr(request, RUNNING_ATTRIBUTE, False)
     return store(decision.record, response)
 
 

@@ -118,7 +118,41 @@ def test_form_double_submit_replays_the_redirect(client: Client) -> None:
     assert again["Location"] == first["Location"] and again["Idempotent-Replayed"] == "true"
     assert Group.objects.count() == 1
     changed = client.post("/form/", {"name": "g", "idempotency_key": value})
-    assert changed.status_code == 422 and changed["Content-Type"].startswith("text/plain")
+    assert changed.status_code == 422 and changed["Content-Type"].startswith("text/html")
+    page = changed.content.decode()
+    assert "already used for another request" in page and "site-header" in page and 'href="/form/"' in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("signed_in", [False, True], ids=["anonymous", "signed-in"])
+def test_a_page_handing_its_post_to_another_idempotent_page_saves_once(client: Client, signed_in: bool,
+                                                                      django_user_model: Any) -> None:
+    """The table link's confirmation hands its POST on to the token page's view, both idempotent: the
+    inner call runs inside the outer reservation (never "still in progress"), and a resend replays."""
+    if signed_in:
+        client.force_login(django_user_model.objects.create_user("scorer", password="x-12345678"))
+    k = key()
+    first = client.post("/outer/7/", {"idempotency_key": k})
+    assert first.status_code == 302 and first["Location"].startswith("/done/")
+    again = client.post("/outer/7/", {"idempotency_key": k})
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    assert again["Idempotent-Replayed"] == "true"
+    assert Group.objects.filter(name__startswith="inner-token7").count() == 1
+    assert IdempotencyKey.objects.count() == 1  # one reservation per request, held by the outer call
+
+
+@pytest.mark.django_db
+def test_a_refused_page_says_what_to_do_in_the_sites_layout(client: Client) -> None:
+    """A page's refusal (here: the first press still saving) is a page of the site with a way back."""
+    k = key()
+    client.post("/form/", {"name": "f", "idempotency_key": k})
+    IdempotencyKey.objects.update(status_code=None)  # as if the first press were still being saved
+    busy = client.post("/form/", {"name": "f", "idempotency_key": k}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert busy.status_code == 409 and busy["Retry-After"] == "1"
+    page = busy.content.decode()
+    assert busy["Content-Type"].startswith("text/html") and "site-header" in page
+    assert 'data-code="idempotency_in_progress"' in page and 'href="/form/"' in page
+    assert "仍在保存" in page and "Idempotency-Key 的请求" not in page
 
 
 def test_the_script_sends_the_form_key_as_a_header() -> None:

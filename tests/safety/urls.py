@@ -8,14 +8,14 @@ from typing import Any
 from django.contrib.auth.models import Group
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
-from django.urls import path
+from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from safety.idempotency import IdempotentAPIMixin, idempotent, idempotent_form
+from safety.idempotency import IdempotentAPIMixin, idempotent, idempotent_form, idempotent_page
 
 
 class Gate:
@@ -71,9 +71,26 @@ def _save_and_redirect(request: HttpRequest) -> HttpResponse:
     return redirect(f"/done/{group.pk}/")
 
 
+@csrf_exempt
+@idempotent_page
+def inner_page(request: HttpRequest, token: str) -> HttpResponse:
+    """A page view that another page view hands its POST on to (like the table link's confirmation)."""
+    group = _write(f"inner-{token}")
+    return redirect(f"/done/{group.pk}/")
+
+
+@csrf_exempt
+@idempotent_page
+def outer_page(request: HttpRequest, pk: int) -> HttpResponse:
+    return inner_page(request, token=f"token{pk}")
+
+
 urlpatterns = [
+    path("outer/<int:pk>/", outer_page),
+    path("inner/<str:token>/", inner_page),
     path("write/", write_view),
     path("t/<str:token>/write/", write_view),
     path("api/write/", WriteApi.as_view()),
     path("form/", form_view),
+    path("", include("config.urls")),  # the site's pages, which the refusal page links to
 ]
