@@ -352,7 +352,8 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
             if form.is_valid():
                 preview = _table_preview(match, form)
             if request.htmx:
-                return render(request, "tournaments/_table_preview.html", {"preview": preview, "form": form})
+                return render(request, "tournaments/_table_preview.html", {"preview": preview, "form": form,
+                                                                              "tournament": tournament})
         elif form.is_valid():
             try:
                 figures = Figures.parsed(tournament.variant, form.outcome(), core_lang())  # the form edge
