@@ -30,7 +30,7 @@
     $("facts-panel").hidden = false; $("play-panel").hidden = true;
     if (draft) {
       var f = draft.facts;
-      if (f.dealer !== undefined) $("f-dealer").value = String(f.dealer);
+      if (f.dealer !== undefined && $("f-dealer")) $("f-dealer").value = String(f.dealer);
       $("f-trump").value = f.trump || "NT";
       if ($("f-bid") && f.bid !== undefined) $("f-bid").value = f.bid;
       $("f-buried").value = f.buried || "";
@@ -40,7 +40,7 @@
   }
   function factsBody() {
     var facts = { trump: $("f-trump").value };
-    if ($("f-dealer").value !== "") facts.dealer = parseInt($("f-dealer").value, 10);
+    if ($("f-dealer") && $("f-dealer").value !== "") facts.dealer = parseInt($("f-dealer").value, 10);
     if ($("f-bid") && $("f-bid").value !== "") facts.bid = parseInt($("f-bid").value, 10);
     if ($("f-buried").value.trim()) facts.buried = $("f-buried").value.trim();
     var decl = $("f-declarations").value.split("\n").map(function (l) { return l.trim(); }).filter(Boolean);
@@ -101,6 +101,7 @@
 
   $("facts-form").addEventListener("submit", function (e) {
     e.preventDefault();
+    if (!$("f-trump").value) { $("facts-errors").textContent = W.choose_trump; $("f-trump").focus(); return; }
     var body = { facts: factsBody() };
     var method = draft ? "PUT" : "POST";
     if (draft) body.version = draft.version;

@@ -24,13 +24,16 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from rules_web.referee_views import PICKER
 from rules_web.replay_views import hand_from_record, render_replay
+from tournaments.labels import seat_label
 from tournaments.models import Match
 from tournaments.permissions import can_view, is_scorer
+from tournaments.selectors import seat_names
 from tournaments.services import trick_entry as svc
 from tournaments.views.table_grants import granted_match
 
@@ -53,14 +56,19 @@ def _entry_context(match: Match, token: str | None, back_url: str) -> dict[str, 
         "stale": _("Someone else changed this hand first: reloaded."),
         "recorded": _("Hand recorded."), "no_cards": _("Tap the cards first."),
         "confirm_discard": _("Throw away the tricks entered for this hand?"),
+        "choose_trump": _("Choose the trump suit, or “No trump”."),
     }
+    # After the first hand of a partnership match the match itself says who deals: shown, not asked.
+    known_dealer = state.get("dealer") if tournament.is_partnership and match.hands_played else None
     return {
         "tournament": tournament, "match": match, "picker": PICKER, "back_url": back_url,
         "config": {"api": f"/api/v1/matches/{match.pk}/trick-entry/", "token": token or "",
                    "variant": tournament.variant, "seats": state["seats"], "hands_played": match.hands_played,
                    "partnership": tournament.is_partnership, "words": words,
                    "live": reverse("match-live", args=[match.pk])},
-        "first_hand": not match.hands_played, "state": state,
+        "first_hand": not match.hands_played, "state": state, "known_dealer": known_dealer,
+        "known_dealer_label": "" if known_dealer is None else
+        f"{capfirst(seat_label(tournament, known_dealer))} · {seat_names(match)[int(known_dealer)]}",
     }
 
 
