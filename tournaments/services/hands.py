@@ -306,6 +306,16 @@ def require_open_result(match: Match, actor: Actor) -> None:
                            "its hands."))
 
 
+def result_is_open(match: Match, actor: Actor) -> bool:
+    """Whether ``actor`` may still undo or correct the hands of ``match`` (:func:`require_open_result`),
+    asked by pages so that they offer only what the services allow."""
+    try:
+        require_open_result(match, actor)
+    except NotAllowed:
+        return False
+    return True
+
+
 def _rewrite(*, match: Match, hands: list[HandRecord], outcomes: list[dict[str, Any]], first_dealer: int | None,
              actor: Actor, force: bool, action: str, audit_data: dict[str, Any]) -> tuple[Replay, tuple[str, ...]]:
     """Recompute a match after a correction or an undo; guard finished matches that fed later ones."""

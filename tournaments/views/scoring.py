@@ -155,7 +155,8 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
     preview: dict[str, Any] | None = None
     stale = False
     refused = ""
-    if request.GET.get("hand", "").isdigit():
+    rewritable = hand_services.result_is_open(match, actor)
+    if request.GET.get("hand", "").isdigit() and rewritable:
         correction = _correction_form(request, match, rules, int(request.GET["hand"]))
     if request.method == "POST":
         action = request.POST.get("action", "record")
@@ -246,6 +247,7 @@ def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: 
         and tournament.status == Tournament.Status.RUNNING,
         "allow_force": is_organizer(request.user, tournament), "first_hand": not match.hands_played,
         "steps": (-10, -5, 5, 10), "token": match.scorer_token, "deal": _deal(match),
+        "rewritable": rewritable,
     }
     return render(request, "tournaments/score.html", context)
 
@@ -385,6 +387,7 @@ def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base
         "playable": match.status in (Match.Status.READY, Match.Status.PLAYING)
         and tournament.status == Tournament.Status.RUNNING,
         "steps": (-10, -5, 5, 10), "token": match.scorer_token,
+        "rewritable": hand_services.result_is_open(match, actor),
     }
     return render(request, "tournaments/score_table.html", context)
 
