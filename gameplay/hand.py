@@ -33,7 +33,6 @@ from gameplay.cards import CODE_NAMES, NCODES, deck_codes, format_cards, shuffle
 from gameplay.combos import Combo, classify
 from gameplay.config import HandConfig, context_for
 from gameplay.declaring import PROTOCOLS, Bidding, Declaration, DeclaringProtocol, LevelCardAndJoker
-from gameplay.declaring.base import en_seat, zh_seat
 from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
 from gameplay.events import (
     Bid,
@@ -68,6 +67,7 @@ from scoring.partnership import HandResult, MatchState, initial_state
 from scoring.redfive import RedFiveResult
 from scoring.rules import PartnershipRules
 from scoring.yongzhou import YongzhouResult
+from variants.seats import en_seat, zh_seat
 
 __all__ = ["LOG_FORMAT", "PHASES", "Hand"]
 
@@ -453,8 +453,8 @@ class Hand:
         if self.phase != "kitty":
             raise WrongPhase(f"{en_seat(seat)} cannot bury in the {self.phase} phase.", f"{zh_seat(seat)}在 {self.phase} 阶段不能扣底。")
         if seat != self.kitty_holder:
-            raise OutOfTurn(f"{en_seat(seat)} cannot bury: seat {self.kitty_holder} holds the kitty.",
-                            f"{zh_seat(seat)}不能扣底：底牌在{self.kitty_holder}号座位手中。")
+            raise OutOfTurn(f"{en_seat(seat)} cannot bury: {en_seat(self.kitty_holder, capital=False)} holds the kitty.",
+                            f"{zh_seat(seat)}不能扣底：底牌在{zh_seat(self.kitty_holder)}手中。")
         k = self.rules.kitty_size
         if len(cards) != k:
             raise IllegalPlay(f"{en_seat(seat)} must bury exactly {k} cards, not {len(cards)}.",
@@ -489,7 +489,8 @@ class Hand:
         """Check 定主 (RULES §5.1, chaodi: the dealer shows the pair of the trump level card before burying
         the kitty). ``cards`` None: that pair. Returns the pair."""
         if not 0 <= seat < self.n:
-            raise OutOfTurn(f"There is no seat {seat}.", f"没有{seat}号座位。")
+            raise OutOfTurn(f"There is no seat numbered {seat} (seats are numbered from 0 in code and in the API).",
+                            f"没有编号为 {seat} 的座位（程序和 API 中座位从 0 起编号）。")
         return self.protocol.verify_insure(seat, cards)
 
     def can_insure(self, seat: int, cards: Sequence[int] | None = None) -> bool:
@@ -563,8 +564,8 @@ class Hand:
             raise WrongPhase(f"{en_seat(seat)} cannot play in the {self.phase} phase.",
                              f"{zh_seat(seat)}在 {self.phase} 阶段不能出牌。")
         if seat != self.trick_turn:
-            raise OutOfTurn(f"{en_seat(seat)} played out of turn: seat {self.trick_turn} is to play.",
-                            f"{zh_seat(seat)}没有轮到出牌：现在轮到{self.trick_turn}号座位。")
+            raise OutOfTurn(f"{en_seat(seat)} played out of turn: {en_seat(self.trick_turn, capital=False)} is to play.",
+                            f"{zh_seat(seat)}没有轮到出牌：现在轮到{zh_seat(self.trick_turn)}。")
 
     def _verify_play(self, seat: int, cards: Sequence[int]) -> Combo | None:
         """Check a play; return the classified lead (None for a follow)."""

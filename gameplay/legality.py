@@ -32,6 +32,7 @@ from gameplay.multisets import count_submultisets, submultiset_takes, submultise
 from gameplay.order import TRUMP, Context
 from gameplay.throws import ThrowCheck, component_beaten, throw_check, throw_forced
 from gameplay.tricks import PlayKey, play_key
+from variants.seats import en_seat, zh_seat
 
 Counts = Sequence[int]
 
@@ -45,11 +46,11 @@ SHAPE_ZH = {"single": "单张", "pair": "对子", "triple": "三张", "tractor":
 
 
 def _seat_en(seat: int | None) -> str:
-    return "The player" if seat is None else f"Seat {seat}"
+    return "The player" if seat is None else en_seat(seat)
 
 
 def _seat_zh(seat: int | None) -> str:
-    return "该玩家" if seat is None else f"{seat}号座位"
+    return "该玩家" if seat is None else zh_seat(seat)
 
 
 def _require_held(ctx: Context, hand: Counts, play: Sequence[int], seat: int | None) -> None:

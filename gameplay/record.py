@@ -65,6 +65,7 @@ from scoring.partnership import HandResult
 from scoring.redfive import RedFiveResult
 from scoring.yongzhou import YongzhouResult
 from variants import Declaring, Settlement
+from variants.seats import en_seat, en_seats, zh_seat, zh_seats
 
 __all__ = ["ERROR_CODES", "FLAG_CODES", "RECORD_FORMAT", "HandFacts", "InvalidFacts", "Issue", "Play",
            "RecordedHand", "TrickEntry", "TrickJudgement", "check_trick", "derive", "facts_from_hand",
@@ -160,20 +161,20 @@ class _Walk:
             want = (leader + i) % n
             if p.seat != want:
                 errors.append(error_issue("out_of_turn", p.seat, (index,),
-                                     f"Trick {tno}: seat {p.seat} is entered out of turn — seat {want} plays "
+                                     f"Trick {tno}: {en_seat(p.seat, capital=False)} is entered out of turn — {en_seat(want, capital=False)} plays "
                                      f"{'first (it leads)' if i == 0 else 'next'}.",
-                                     f"第{tno}轮：{p.seat}号座位的出牌顺序不对——{'首家是' if i == 0 else '该出牌的是'}"
-                                     f"{want}号座位。"))
+                                     f"第{tno}轮：{zh_seat(p.seat)}的出牌顺序不对——{'首家是' if i == 0 else '该出牌的是'}"
+                                     f"{zh_seat(want)}。"))
             bad = sorted({c for c in (*p.cards, *(p.forced or ())) if not 0 <= c < NCODES or ctx.esuit[c] < 0})
             if bad:
                 names = " ".join(CODE_NAMES[c] if 0 <= c < NCODES else str(c) for c in bad)
                 errors.append(error_issue("not_in_deck", p.seat, (index,),
-                                     f"Trick {tno}, seat {p.seat}: {names} is not in the {variant} deck.",
-                                     f"第{tno}轮，{p.seat}号座位：{names} 不在 {variant} 的牌中。"))
+                                     f"Trick {tno}, {en_seat(p.seat, capital=False)}: {names} is not in the {variant} deck.",
+                                     f"第{tno}轮，{zh_seat(p.seat)}：{names} 不在 {variant} 的牌中。"))
             if not p.cards:
                 errors.append(error_issue("wrong_count", p.seat, (index,),
-                                     f"Trick {tno}, seat {p.seat}: a play needs at least one card.",
-                                     f"第{tno}轮，{p.seat}号座位：出牌至少要一张。"))
+                                     f"Trick {tno}, {en_seat(p.seat, capital=False)}: a play needs at least one card.",
+                                     f"第{tno}轮，{zh_seat(p.seat)}：出牌至少要一张。"))
         if errors:
             return self._done(index, leader, plays, None, None, 0, 0, errors, flags)
         # copies: cards already seen (played, buried) plus this trick's cards
@@ -189,9 +190,9 @@ class _Walk:
                     names = format_cards(mine)
                     errors.append(error_issue(
                         "too_many_copies", p.seat, (index,),
-                        f"Trick {tno}, seat {p.seat}: {names} — the {self.rules.decks} decks hold only "
+                        f"Trick {tno}, {en_seat(p.seat, capital=False)}: {names} — the {self.rules.decks} decks hold only "
                         f"{self.rules.decks} of each card, and the others were already played, buried or entered.",
-                        f"第{tno}轮，{p.seat}号座位：{names}——{self.rules.decks}副牌每种只有{self.rules.decks}张，"
+                        f"第{tno}轮，{zh_seat(p.seat)}：{names}——{self.rules.decks}副牌每种只有{self.rules.decks}张，"
                         f"其余的已经出过、埋在底牌或已录入。"))
         lead_play = plays[0]
         combo: Combo | None = None
@@ -199,15 +200,15 @@ class _Walk:
             combo = classify(ctx, lead_play.cards)
         except IllegalPlay:
             errors.append(error_issue("mixed_lead", leader, (index,),
-                                 f"Trick {tno}: seat {leader} led {format_cards(lead_play.cards)}, which mixes suits; "
+                                 f"Trick {tno}: {en_seat(leader, capital=False)} led {format_cards(lead_play.cards)}, which mixes suits; "
                                  "a lead is all trumps or all one side suit. Enter the cards the table played.",
-                                 f"第{tno}轮：{leader}号座位首出 {format_cards(lead_play.cards)} 混合了不同的花色；"
+                                 f"第{tno}轮：{zh_seat(leader)}首出 {format_cards(lead_play.cards)} 混合了不同的花色；"
                                  "首出必须全是主牌或同一门副牌。请录入实际出的牌。"))
         for p in plays[1:]:
             if p.forced is not None:
                 errors.append(error_issue("bad_forced", p.seat, (index,),
-                                     f"Trick {tno}, seat {p.seat}: only the lead can be a failed throw with a "
-                                     "forced component.", f"第{tno}轮，{p.seat}号座位：只有首家甩牌失败才有强制出的牌。"))
+                                     f"Trick {tno}, {en_seat(p.seat, capital=False)}: only the lead can be a failed throw with a "
+                                     "forced component.", f"第{tno}轮，{zh_seat(p.seat)}：只有首家甩牌失败才有强制出的牌。"))
         effective = combo
         penalty = 0
         if combo is not None and lead_play.forced is not None:
@@ -224,10 +225,10 @@ class _Walk:
             if not ok:
                 errors.append(error_issue(
                     "bad_forced", leader, (index,),
-                    f"Trick {tno}: the forced part {format_cards(forced)} of seat {leader}'s lead "
+                    f"Trick {tno}: the forced part {format_cards(forced)} of {en_seat(leader, capital=False)}'s lead "
                     f"{format_cards(lead_play.cards)} must be one component (single, pair, triple or tractor) "
                     "of a throw.",
-                    f"第{tno}轮：{leader}号座位首出 {format_cards(lead_play.cards)} 的强制出牌 {format_cards(forced)}"
+                    f"第{tno}轮：{zh_seat(leader)}首出 {format_cards(lead_play.cards)} 的强制出牌 {format_cards(forced)}"
                     " 必须是甩牌中的一个牌型（单张、对子、三张或拖拉机）。"))
             else:
                 effective = fcombo
@@ -237,9 +238,9 @@ class _Walk:
             for p in plays[1:]:
                 if len(p.cards) != want_n:
                     errors.append(error_issue("wrong_count", p.seat, (index,),
-                                         f"Trick {tno}, seat {p.seat}: played {len(p.cards)} card(s) to a lead of "
+                                         f"Trick {tno}, {en_seat(p.seat, capital=False)}: played {len(p.cards)} card(s) to a lead of "
                                          f"{want_n}; every seat plays as many cards as the lead left on the table.",
-                                         f"第{tno}轮，{p.seat}号座位：出了{len(p.cards)}张牌，而首家出了{want_n}张；"
+                                         f"第{tno}轮，{zh_seat(p.seat)}：出了{len(p.cards)}张牌，而首家出了{want_n}张；"
                                          "跟牌张数必须与首家桌面上的牌相同。"))
             if self.cards_played + want_n > self.rules.hand_size:
                 errors.append(error_issue("hand_over", None, (index,),
@@ -251,9 +252,9 @@ class _Walk:
         # flags known at entry: throws where not allowed, revokes
         if combo.is_throw and not self.rules.throw_allowed:
             flags.append(flag_issue("throw_not_allowed", leader, (index,),
-                               f"Trick {tno}: seat {leader} threw {format_cards(lead_play.cards)} (several combinations "
+                               f"Trick {tno}: {en_seat(leader, capital=False)} threw {format_cards(lead_play.cards)} (several combinations "
                                f"at once); {variant} does not allow throws.",
-                               f"第{tno}轮：{leader}号座位甩牌 {format_cards(lead_play.cards)}（多个牌型一起出），"
+                               f"第{tno}轮：{zh_seat(leader)}甩牌 {format_cards(lead_play.cards)}（多个牌型一起出），"
                                f"{variant} 不允许甩牌。"))
         es = ctx.esuit
         for p in plays:
@@ -263,9 +264,9 @@ class _Walk:
                 if t0 is not None:
                     flags.append(flag_issue(
                         "revoke", p.seat, (t0, index),
-                        f"Revoke: seat {p.seat} showed it had no {SUIT_EN[s]} in trick {t0 + 1} (it played another "
+                        f"Revoke: {en_seat(p.seat, capital=False)} showed it had no {SUIT_EN[s]} in trick {t0 + 1} (it played another "
                         f"suit), but played {SUIT_EN[s]} in trick {tno}.",
-                        f"出错牌（藏牌）：{p.seat}号座位在第{t0 + 1}轮已表明没有{SUIT_ZH[s]}（垫了别的牌），"
+                        f"出错牌（藏牌）：{zh_seat(p.seat)}在第{t0 + 1}轮已表明没有{SUIT_ZH[s]}（垫了别的牌），"
                         f"却在第{tno}轮出了{SUIT_ZH[s]}。"))
         complete = len(plays) == n
         winner: int | None = None
@@ -477,23 +478,23 @@ def _rejudge(walk: _Walk, holdings: list[list[list[int]]], entry_flags: list[Iss
                 if entered is None:
                     flags.append(flag_issue(
                         "throw_should_fail", leader, (j.index,),
-                        f"Trick {tno}: seat {leader}'s throw {format_cards(lead_play.cards)} was entered as standing, "
-                        f"but seat {tc.beaten_by} could beat part of it: the throw fails and {want} is forced.",
-                        f"第{tno}轮：{leader}号座位的甩牌 {format_cards(lead_play.cards)} 被录为成功，"
-                        f"但{tc.beaten_by}号座位能大过其中一部分：甩牌失败，应强制出 {want}。"))
+                        f"Trick {tno}: {en_seat(leader, capital=False)}'s throw {format_cards(lead_play.cards)} was entered as standing, "
+                        f"but {en_seat(tc.beaten_by, capital=False)} could beat part of it: the throw fails and {want} is forced.",
+                        f"第{tno}轮：{zh_seat(leader)}的甩牌 {format_cards(lead_play.cards)} 被录为成功，"
+                        f"但{zh_seat(tc.beaten_by)}能大过其中一部分：甩牌失败，应强制出 {want}。"))
                 elif sorted(entered) != sorted(tc.forced.codes):
                     flags.append(flag_issue(
                         "wrong_forced", leader, (j.index,),
-                        f"Trick {tno}: seat {leader}'s failed throw {format_cards(lead_play.cards)} left "
+                        f"Trick {tno}: {en_seat(leader, capital=False)}'s failed throw {format_cards(lead_play.cards)} left "
                         f"{format_cards(entered)} on the table, but the rules force {want}.",
-                        f"第{tno}轮：{leader}号座位甩牌 {format_cards(lead_play.cards)} 失败后留下了 "
+                        f"第{tno}轮：{zh_seat(leader)}甩牌 {format_cards(lead_play.cards)} 失败后留下了 "
                         f"{format_cards(entered)}，但规则要求强制出 {want}。"))
             elif entered is not None:
                 flags.append(flag_issue(
                     "throw_stood", leader, (j.index,),
-                    f"Trick {tno}: seat {leader}'s throw {format_cards(lead_play.cards)} was entered as failed, "
+                    f"Trick {tno}: {en_seat(leader, capital=False)}'s throw {format_cards(lead_play.cards)} was entered as failed, "
                     "but no other seat could beat any part of it: the throw stands.",
-                    f"第{tno}轮：{leader}号座位的甩牌 {format_cards(lead_play.cards)} 被录为失败，"
+                    f"第{tno}轮：{zh_seat(leader)}的甩牌 {format_cards(lead_play.cards)} 被录为失败，"
                     "但其他玩家都大不过其中任何部分：甩牌成功。"))
         lead = walk.leads[j.index]
         assert lead is not None
@@ -527,9 +528,9 @@ def _rejudge(walk: _Walk, holdings: list[list[list[int]]], entry_flags: list[Iss
             if lacking:
                 flags.append(flag_issue(
                     "declaration_not_held", seat, (),
-                    f"Declaration {i + 1}: seat {seat} showed {format_cards(cards)}, but never played "
+                    f"Declaration {i + 1}: {en_seat(seat, capital=False)} showed {format_cards(cards)}, but never played "
                     f"{format_cards(lacking)}" + (" nor buried it" if seat == buried_by or overturners_take_kitty else "") + ".",
-                    f"第{i + 1}次亮主：{seat}号座位亮了 {format_cards(cards)}，但从未打出"
+                    f"第{i + 1}次亮主：{zh_seat(seat)}亮了 {format_cards(cards)}，但从未打出"
                     + ("或埋下" if seat == buried_by or overturners_take_kitty else "") + f" {format_cards(lacking)}。"))
     return flags
 
@@ -549,11 +550,10 @@ def _score(walk: _Walk, start: list[list[int]], kitty: list[int]) -> tuple[Hand 
         best = max(walk.points)
         tied = [s for s, p in enumerate(walk.points) if p == best]
         if len(tied) > 1:
-            names = ", ".join(str(s) for s in tied)
             return None, error_issue("tie_break_missing", None, (),
-                                f"Seats {names} tie for the most points: give the seat that won the table's draw "
-                                f"(tie_break).",
-                                f"座位 {names} 同分最高：请填写抽签胜出的座位（tie_break）。")
+                                f"{en_seats(tied).capitalize()} tie for the most points: give the seat that won "
+                                "the table's draw (tie_break).",
+                                f"{zh_seats(tied)}同分最高：请填写抽签胜出的座位（tie_break）。")
     try:
         h = Hand.from_position(facts.config(), holdings, kitty, trump=ctx.trump,
                                dealer=facts.dealer if facts.dealer is not None else leader)

@@ -166,13 +166,13 @@ class HandFacts:
         rules = self.rules()
         n = rules.players
         if self.dealer is None and not rules.spec.dealer_is_declarer:
-            raise InvalidFacts("dealer", f"{self.variant} needs the dealer's seat (0–{n - 1}).",
-                               f"{self.variant} 必须填写庄家座位（0–{n - 1}）。")
+            raise InvalidFacts("dealer", f"{self.variant} needs the dealer's seat (0–{n - 1}, counted from 0).",
+                               f"{self.variant} 必须填写庄家座位（0–{n - 1}，从 0 起算）。")
         for name in ("dealer", "leader", "buried_by", "tie_break"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n):
-                raise InvalidFacts(name, f"“{name}” must be a seat number 0–{n - 1}, not {v!r}.",
-                                   f"“{name}”必须是座位号 0–{n - 1}，而不是 {v!r}。")
+                raise InvalidFacts(name, f"“{name}” must be a seat number 0–{n - 1} (counted from 0), not {v!r}.",
+                                   f"“{name}”必须是座位号 0–{n - 1}（从 0 起算），而不是 {v!r}。")
         if self.dealer is None and self.leader is None:
             raise InvalidFacts("leader", "Nobody declared: give the seat that leads the first trick (the start seat).",
                                "无人叫主：请填写首轮首家座位（起始座位）。")

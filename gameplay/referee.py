@@ -42,6 +42,7 @@ from gameplay.legality import SHAPE_EN, SHAPE_ZH, check_follow, check_lead, suit
 from gameplay.order import TRUMP, Context
 from gameplay.rulesets import ruleset
 from gameplay.tricks import play_key, trick_points
+from variants.seats import en_seat, seat_number, zh_seat
 
 __all__ = ["RequestInvalid", "TrickRuling", "rule_trick"]
 
@@ -127,14 +128,15 @@ def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict
     raw_hands = payload.get("hands")
     hands: dict[int, list[int]] = {}
     if not isinstance(raw_hands, Mapping):
-        errs.add("hands", f"“hands” must map seats 0–{n - 1} to the cards they hold (only those that matter).",
-                 f"“hands”必须把座位（0–{n - 1}）对应到其手中的牌（只需相关的牌）。")
+        errs.add("hands", f"“hands” must map seat numbers 0–{n - 1} (counted from 0) to the cards they hold "
+                 "(only those that matter).", f"“hands”必须把座位号 0–{n - 1}（从 0 起算）对应到其手中的牌（只需相关的牌）。")
         errs.raise_if_any()
         raise AssertionError
     for key, text in raw_hands.items():
         path = f"hands.{key}"
         if not (isinstance(key, str | int) and str(key).isdigit() and int(key) < n):
-            errs.add(path, f"There is no seat {key}: seats are 0–{n - 1}.", f"没有 {key} 号座位：座位为 0–{n - 1}。")
+            errs.add(path, f"There is no seat “{key}”: the keys of “hands” are seat numbers 0–{n - 1}, counted from 0.",
+                     f"没有座位“{key}”：“hands”的键是座位号 0–{n - 1}（从 0 起算）。")
             continue
         if not isinstance(text, str | list):
             errs.add(path, "Cards must be a string like “S9 S8 S8”.", "手牌必须是形如“S9 S8 S8”的字符串。")
@@ -156,8 +158,8 @@ def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict
         hands.setdefault(seat, [])
     for seat, h in sorted(hands.items()):
         if len(h) > rules.hand_size:
-            errs.add(f"hands.{seat}", f"Seat {seat} has {len(h)} cards; a hand of {rules.variant} has at most "
-                     f"{rules.hand_size}.", f"{seat}号座位有{len(h)}张牌；{rules.variant} 每手最多{rules.hand_size}张。")
+            errs.add(f"hands.{seat}", f"{en_seat(seat)} has {len(h)} cards; a hand of {rules.variant} has at most "
+                     f"{rules.hand_size}.", f"{zh_seat(seat)}有{len(h)}张牌；{rules.variant} 每手最多{rules.hand_size}张。")
     total = to_counts(c for h in hands.values() for c in h)
     over = [c for c in range(54) if total[c] > rules.decks]
     if over:
@@ -170,7 +172,8 @@ def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict
     raw_leader = payload.get("leader")
     leader = raw_leader if isinstance(raw_leader, int) and not isinstance(raw_leader, bool) else -1
     if not 0 <= leader < n:
-        errs.add("leader", f"“leader” must be a seat number 0–{n - 1}.", f"“leader”必须是座位号 0–{n - 1}。")
+        errs.add("leader", f"“leader” must be a seat number 0–{n - 1}, counted from 0.",
+                 f"“leader”必须是座位号 0–{n - 1}（从 0 起算）。")
     raw_plays = payload.get("plays")
     plays: list[list[int]] = []
     if not isinstance(raw_plays, list) or not raw_plays:
@@ -203,7 +206,7 @@ def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict
                         lacking.append(c)
                 if lacking:
                     names = format_cards(lacking)
-                    errs.add(path, f"Seat {seat} does not hold {names}.", f"{seat}号座位手中没有 {names}。")
+                    errs.add(path, f"{en_seat(seat)} does not hold {names}.", f"{zh_seat(seat)}手中没有 {names}。")
     errs.raise_if_any()
     return ctx, hands, leader, plays
 
@@ -241,24 +244,24 @@ def _assumptions(ctx: Context, hands: Mapping[int, list[int]], leader: int, lead
     partial = len(set(sizes)) > 1 or 0 in sizes
     out: list[str] = []
     if partial:
-        listed_en = ", ".join(f"seat {seat}: {size}" for seat, size in enumerate(sizes))
-        listed_zh = "，".join(f"{seat}号{size}张" for seat, size in enumerate(sizes))
+        listed_en = ", ".join(f"{en_seat(seat, capital=False)}: {size}" for seat, size in enumerate(sizes))
+        listed_zh = "，".join(f"{seat_number(seat)}号{size}张" for seat, size in enumerate(sizes))
         out.append(_t(lang, f"Partial hands ({listed_en} cards entered): each seat's cards are taken as all it holds.",
                       f"手牌不全（输入了{listed_zh}）：每个座位输入的牌视为其全部手牌。"))
     for i in range(1, n):
         seat = (leader + i) % n
         mine = [c for c in hands[seat] if ctx.esuit[c] == s]
         if not mine:
-            out.append(_t(lang, f"Seat {seat} shows no {sname}, so it is treated as void in {sname}.",
-                          f"{seat}号座位没有列出{sname}，因此按{sname}绝门处理。"))
+            out.append(_t(lang, f"{en_seat(seat)} shows no {sname}, so it is treated as void in {sname}.",
+                          f"{zh_seat(seat)}没有列出{sname}，因此按{sname}绝门处理。"))
         elif partial:
-            out.append(_t(lang, f"Seat {seat}'s {sname} as entered ({format_cards(mine)}) are taken as all it has.",
-                          f"{seat}号座位输入的{sname}（{format_cards(mine)}）视为其全部{sname}。"))
+            out.append(_t(lang, f"{en_seat(seat)}'s {sname} as entered ({format_cards(mine)}) are taken as all it has.",
+                          f"{zh_seat(seat)}输入的{sname}（{format_cards(mine)}）视为其全部{sname}。"))
         if partial and ctx.rules.must_beat_on_points and s != TRUMP and len(mine) < len(lead.codes) \
                 and not any(ctx.esuit[c] == TRUMP for c in hands[seat]):
-            out.append(_t(lang, f"Seat {seat} shows no trumps either, so it is treated as having none to ruff with "
+            out.append(_t(lang, f"{en_seat(seat)} shows no trumps either, so it is treated as having none to ruff with "
                                 "(见分必打).",
-                          f"{seat}号座位也没有列出主牌，按无主牌可毙处理（见分必打）。"))
+                          f"{zh_seat(seat)}也没有列出主牌，按无主牌可毙处理（见分必打）。"))
     return out
 
 
@@ -301,9 +304,9 @@ def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
     s = combo.suit
     sname = suit_name(s, lang)
     shape_words = SHAPE_ZH[combo.shape] if lang == "zh-hans" else SHAPE_EN[combo.shape]
-    expl.append(_t(lang, f"Seat {leader} leads {format_cards(lead_play)} ({shape_words} of {sname}"
+    expl.append(_t(lang, f"{en_seat(leader)} leads {format_cards(lead_play)} ({shape_words} of {sname}"
                    + (": " + ", ".join(lead_info["components"]) if combo.is_throw else "") + ").",
-                   f"{leader}号座位首出 {format_cards(lead_play)}（{sname}{shape_words}"
+                   f"{zh_seat(leader)}首出 {format_cards(lead_play)}（{sname}{shape_words}"
                    + ("：" + "、".join(lead_info["components"]) if combo.is_throw else "") + "）。"))
     expl.extend(_assumptions(ctx, hands, leader, combo, lang))
     effective_lead = combo
@@ -329,11 +332,11 @@ def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
                 how_zh = "失败牌型中张数最少、最小的一个"
             expl.append(_t(
                 lang,
-                f"The throw fails: seat {tc.beaten_by} holds a higher {SHAPE_EN[failed_comp.shape][2:]} of {sname} "
-                f"({shown}) than {failed_comp}. Seat {leader} must play {lead_info['forced']} instead ({how_en}); "
+                f"The throw fails: {en_seat(tc.beaten_by, capital=False)} holds a higher {SHAPE_EN[failed_comp.shape][2:]} of {sname} "
+                f"({shown}) than {failed_comp}. {en_seat(leader)} must play {lead_info['forced']} instead ({how_en}); "
                 f"the other cards go back to the hand.",
-                f"甩牌失败：{tc.beaten_by}号座位有比 {failed_comp} 大的{sname}{SHAPE_ZH[failed_comp.shape]}（{shown}）。"
-                f"{leader}号座位必须改出 {lead_info['forced']}（{how_zh}），其余的牌收回手中。"))
+                f"甩牌失败：{zh_seat(tc.beaten_by)}有比 {failed_comp} 大的{sname}{SHAPE_ZH[failed_comp.shape]}（{shown}）。"
+                f"{zh_seat(leader)}必须改出 {lead_info['forced']}（{how_zh}），其余的牌收回手中。"))
             penalty = tc.penalty
             if penalty:
                 expl.append(_t(lang, f"Throw penalty: {penalty} points ({tc.returned} card(s) returned).",
@@ -360,8 +363,8 @@ def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
                 how = _t(lang, "ruffs with trumps", "用主牌毙")
             else:
                 how = _t(lang, "follows suit", "跟牌")
-            expl.append(_t(lang, f"Seat {seat} plays {format_cards(play)}: legal, {how}.",
-                           f"{seat}号座位出 {format_cards(play)}：合规，{how}。"))
+            expl.append(_t(lang, f"{en_seat(seat)} plays {format_cards(play)}: legal, {how}.",
+                           f"{zh_seat(seat)}出 {format_cards(play)}：合规，{how}。"))
         except (IllegalPlay, InvalidCards) as e:
             all_legal = False
             seat_plays.append({"seat": seat, "cards": format_cards(play), "legal": False, "reason": e.message(lang)})
@@ -381,9 +384,9 @@ def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
                  "（能盖过首家牌型的最大者；大小相同先出为大）")
         if best_key[0] == 1 and s != TRUMP:
             why = _t(lang, "(the highest trump play covering the lead's structure)", "（盖过首家牌型的最大主牌）")
-        expl.append(_t(lang, f"Seat {winner} wins the trick with {format_cards(table[best])} {why}; "
+        expl.append(_t(lang, f"{en_seat(winner)} wins the trick with {format_cards(table[best])} {why}; "
                              f"the trick holds {points} points.",
-                       f"{winner}号座位以 {format_cards(table[best])} 赢得本轮{why}；本轮共{points}分。"))
+                       f"{zh_seat(winner)}以 {format_cards(table[best])} 赢得本轮{why}；本轮共{points}分。"))
     elif len(plays) < n:
         expl.append(_t(lang, f"The trick is not complete yet ({len(plays)} of {n} plays); points so far: {points}.",
                        f"本轮尚未出完（{len(plays)}/{n}）；目前共{points}分。"))

@@ -10,6 +10,7 @@ from gameplay.errors import GameplayError, OutOfTurn, WrongPhase
 from gameplay.legality import check_follow, check_lead, throw_check
 from gameplay.order import Context
 from gameplay.tricks import PlayEvent, trick_points, trick_winner
+from variants.seats import en_seat, zh_seat
 
 
 class Trick:
@@ -49,8 +50,8 @@ class Trick:
         if self.complete:
             raise WrongPhase("The trick is complete: nobody plays to it any more.", "本轮已出完，不能再出牌。")
         if seat != self.next_seat:
-            raise OutOfTurn(f"Seat {seat} played out of turn: seat {self.next_seat} is to play.",
-                            f"{seat}号座位没有轮到出牌：现在轮到{self.next_seat}号座位。")
+            raise OutOfTurn(f"{en_seat(seat)} played out of turn: {en_seat(self.next_seat, capital=False)} is to play.",
+                            f"{zh_seat(seat)}没有轮到出牌：现在轮到{zh_seat(self.next_seat)}。")
         if self.lead is None:
             check_lead(self.ctx, hand, cards, seat=seat)
         else:

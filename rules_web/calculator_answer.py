@@ -2,6 +2,7 @@
 
 No response keys and no ``True``/``None`` reach the page: every figure is put in words (through
 Django i18n, so in English and 简体中文), and the scoring core's own explanation follows as "why".
+Seats and sides are counted from 1 here, as people count them (the scoring API's fields are 0-based).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.utils.translation import ngettext
 from scoring.api import ScoredHand
 from scoring.partnership import HandResult
 from scoring.redfive import RedFiveResult
+from variants.seats import seat_number, seat_numbers, side_number
 
 
 @dataclass
@@ -52,20 +54,20 @@ def _partnership(r: dict[str, Any], scored: ScoredHand) -> Answer:
     if r["level_gain"] and side is not None:
         sentences.append(ngettext("Side %(side)s goes up %(n)s level: %(before)s → %(after)s.",
                                   "Side %(side)s goes up %(n)s levels: %(before)s → %(after)s.", r["level_gain"])
-                         % {"side": side, "n": r["level_gain"], "before": before[side], "after": after[side]})
+                         % {"side": side_number(side), "n": r["level_gain"], "before": before[side], "after": after[side]})
     else:
         sentences.append(_("Neither side goes up a level."))
     if r.get("match_winner") is not None:
-        sentences.append(_("Side %(side)s wins the match.") % {"side": r["match_winner"]})
+        sentences.append(_("Side %(side)s wins the match.") % {"side": side_number(r["match_winner"])})
     elif r.get("match_drawn"):
         sentences.append(_("The match is drawn."))
     elif r["deal_changes"]:
         sentences.append(_("The deal passes to the attackers: seat %(seat)s deals the next hand.")
-                         % {"seat": r["state"]["dealer"]})
+                         % {"seat": seat_number(r["state"]["dealer"])})
     else:
         sentences.append(_("The dealer side keeps the deal: seat %(seat)s deals the next hand.")
-                         % {"seat": r["state"]["dealer"]})
-    rows = [[_("Side %(side)s (seats %(a)s, %(b)s)") % {"side": s, "a": s, "b": s + 2}, str(before[s]), str(after[s])]
+                         % {"seat": seat_number(r["state"]["dealer"])})
+    rows = [[_("Side %(side)s (seats %(a)s, %(b)s)") % {"side": side_number(s), "a": seat_number(s), "b": seat_number(s + 2)}, str(before[s]), str(after[s])]
             for s in (0, 1)]
     return Answer(sentences, [_("Side"), _("Level before"), _("Level after")], rows)
 
@@ -76,9 +78,9 @@ def _red_five(r: dict[str, Any], scored: ScoredHand) -> Answer:
     points = r["game_points"]
     sentences = [
         _("The dealer's final is %(final)s against the bid of %(bid)s.") % {"final": r["dealer_final"], "bid": bid},
-        _("The dealer (seat %(seat)s) gets %(points)s game points.") % {"seat": dealer, "points": signed(points[dealer])},
+        _("The dealer (seat %(seat)s) gets %(points)s game points.") % {"seat": seat_number(dealer), "points": signed(points[dealer])},
     ]
-    rows = [[_("Seat %(seat)s") % {"seat": s} + (" · " + _("dealer") if s == dealer else ""), signed(p)]
+    rows = [[_("Seat %(seat)s") % {"seat": seat_number(s)} + (" · " + _("dealer") if s == dealer else ""), signed(p)]
             for s, p in enumerate(points)]
     return Answer(sentences, [_("Seat"), _("Game points")], rows)
 
@@ -89,8 +91,8 @@ def _individual(r: dict[str, Any], scored: ScoredHand, players: int) -> Answer:
     leaders = [s for s, p in enumerate(points) if p == best]
     sentences = [ngettext("Seat %(seats)s scored the most (%(points)s).",
                           "Seats %(seats)s scored the most (%(points)s) each.", len(leaders))
-                 % {"seats": ", ".join(str(s) for s in leaders), "points": best}]
-    sentences.append(_("Seat %(seat)s is dealt to first in the next hand.") % {"seat": r["next_dealer"]})
-    rows = [[_("Seat %(seat)s") % {"seat": s}, str(p), signed(n)] for s, (p, n) in enumerate(zip(points, r["net"],
+                 % {"seats": seat_numbers(leaders), "points": best}]
+    sentences.append(_("Seat %(seat)s is dealt to first in the next hand.") % {"seat": seat_number(r["next_dealer"])})
+    rows = [[_("Seat %(seat)s") % {"seat": seat_number(s)}, str(p), signed(n)] for s, (p, n) in enumerate(zip(points, r["net"],
                                                                                                   strict=True))]
     return Answer(sentences, [_("Seat"), _("Points"), _("Net")], rows)

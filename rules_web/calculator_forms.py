@@ -20,8 +20,10 @@ from scoring.rules import scoring_rules
 from scoring.yongzhou import YongzhouOutcome
 from variants import SUIT_SYMBOLS, Settlement, Variant
 from variants.options import OPTIONS
+from variants.seats import seat_number, side_number
 
-SEAT_CHOICES = [(i, str(i)) for i in range(4)]
+SEAT_CHOICES = [(i, str(seat_number(i))) for i in range(4)]
+"""Seats 0–3 as the form sends them, labelled 1–4 as people count them."""
 YES_NO = [("", "—"), ("yes", _("yes")), ("no", _("no"))]
 MAX_RED_FIVES = 3
 DEFAULT_VARIANT = variants.VARIANT_KEYS[0]
@@ -78,20 +80,23 @@ class CalculatorForm(forms.Form):
             self._red_five_fields(spec)
         else:
             for seat in range(players):
-                self.fields[f"points_{seat}"] = _points(_("Points of seat %(seat)s") % {"seat": seat},
+                self.fields[f"points_{seat}"] = _points(_("Points of seat %(seat)s") % {"seat": seat_number(seat)},
                                                         required=False, initial=0)
 
     def _partnership_fields(self, spec: Variant) -> None:
         levels = [(name, name) for name in spec.level_names]
         first = spec.first_level_name
-        self.fields["level_0"] = forms.ChoiceField(label=_("Level of side 0 (seats 0, 2)"), choices=levels, initial=first)
-        self.fields["level_1"] = forms.ChoiceField(label=_("Level of side 1 (seats 1, 3)"), choices=levels, initial=first)
+        for side in (0, 1):
+            self.fields[f"level_{side}"] = forms.ChoiceField(
+                label=_("Level of side %(side)s (seats %(a)s, %(b)s)")
+                % {"side": side_number(side), "a": seat_number(side), "b": seat_number(side + 2)},
+                choices=levels, initial=first)
         self.fields["dealer"] = forms.TypedChoiceField(label=_("Dealer (seat)"), choices=SEAT_CHOICES, coerce=int, initial=0)
         if OPTIONS["a_failure_limit"].default(spec) is not None:  # failed A attempts count
-            self.fields["a_failures_0"] = forms.IntegerField(
-                label=_("Failed A attempts in a row, side 0"), min_value=0, initial=0, required=False)
-            self.fields["a_failures_1"] = forms.IntegerField(
-                label=_("Failed A attempts in a row, side 1"), min_value=0, initial=0, required=False)
+            for side in (0, 1):
+                self.fields[f"a_failures_{side}"] = forms.IntegerField(
+                    label=_("Failed A attempts in a row, side %(side)s") % {"side": side_number(side)},
+                    min_value=0, initial=0, required=False)
         self.fields["attackers_points"] = _points(_("Attackers' trick points (no kitty)"), initial=0, required=False)
         self.fields["kitty_points"] = _points(_("Kitty points"), initial=0, required=False)
         self.fields["last_trick_winner"] = forms.ChoiceField(

@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import variants
+from variants.seats import seat_number
 
 VARIANT_CHOICES = [
     ("tractor", _("Tractor (拖拉机)")),
@@ -30,16 +31,16 @@ class RefereeForm(forms.Form):
     players = forms.TypedChoiceField(label=_("Players (Yongzhou)"), choices=[(4, "4"), (3, "3")], coerce=int, initial=4)
     level = forms.ChoiceField(label=_("Level (tractor, chaodi)"), choices=LEVEL_CHOICES, initial="2")
     trump = forms.ChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, required=False, initial="S")
-    leader = forms.TypedChoiceField(label=_("Leader (seat)"), choices=[(i, str(i)) for i in range(SEATS)], coerce=int, initial=0)
+    leader = forms.TypedChoiceField(label=_("Leader (seat)"), choices=[(i, str(seat_number(i))) for i in range(SEATS)], coerce=int, initial=0)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for seat in range(SEATS):
             self.fields[f"hand_{seat}"] = forms.CharField(
-                label=_("Seat %(seat)s: cards held (only those that matter)") % {"seat": seat},
+                label=_("Seat %(seat)s: cards held (only those that matter)") % {"seat": seat_number(seat)},
                 required=False,
                 widget=forms.Textarea(attrs={"rows": 2, "placeholder": "S9 S8 S8 S4 S4", "autocapitalize": "characters",
-                                             "data-cards": "", "data-label": _("Seat %(seat)s") % {"seat": seat}}),
+                                             "data-cards": "", "data-label": _("Seat %(seat)s") % {"seat": seat_number(seat)}}),
             )
         for order in range(SEATS):
             self.fields[f"play_{order}"] = forms.CharField(

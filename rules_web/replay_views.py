@@ -15,6 +15,7 @@ from gameplay.hand import Hand
 from gameplay.notation import InvalidLog, replay
 from gameplay.record import RECORD_FORMAT
 from variants import SUIT_SYMBOLS
+from variants.seats import side_number
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -116,7 +117,7 @@ def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
         if hand.dealer == s:
             role.append(words["declarer"] if hand.rules.spec.dealer_is_declarer else words["dealer"])
         if hand.partnership:
-            role.append(f"{words['side']} {s % 2}")
+            role.append(f"{words['side']} {side_number(s % 2)}")
         seats.append({"seat": s, "role": ", ".join(role), "cards": card_chips(dealt[s], ctx),
                       "points": hand.points[s]})
     return {

@@ -18,6 +18,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from variants.seats import en_seat, en_seats, zh_seat, zh_seats
+
 LANGUAGES: tuple[str, ...] = ("en", "zh-hans")
 
 
@@ -166,9 +168,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "必须是花色：S、H、C 或 D（红五没有无主；实际为 {value}）。",
     ),
     "red_five_cross": (
-        "A red five is captured only across sides: played by the dealer (seat {dealer}) and won by a "
+        "A red five is captured only across sides: played by the dealer ({dealer_seat}) and won by a "
         "defender, or played by a defender and won by the dealer (got played_by {played_by}, won_by {won_by}).",
-        "红五只能被对方抓：庄家（座位 {dealer}）出的被闲家赢走，或闲家出的被庄家赢走"
+        "红五只能被对方抓：庄家（{dealer_seat_zh}）出的被闲家赢走，或闲家出的被庄家赢走"
         "（实际 played_by {played_by}，won_by {won_by}）。",
     ),
     "red_five_count": (
@@ -190,9 +192,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "各家分数之和必须为 {total}（实际为 {value}）。",
     ),
     "tie_break_required": (
-        "Seats {seats} tie for the most points: say which of them won the draw to deal first next hand "
+        "{Seats_en} tie for the most points: say which of them won the draw to deal first next hand "
         "(RULES.md §6.4).",
-        "座位 {seats} 并列最高分：请填写抽签胜出、下一局先发牌的座位（规则 §6.4）。",
+        "{seats_zh}并列最高分：请填写抽签胜出、下一局先发牌的座位（规则 §6.4）。",
     ),
     # --- recorded hands
     "dealer_twice": (
@@ -201,8 +203,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "庄家填了两次且座位不同：此处为 {top}，outcome.dealer 为 {inner}。请只填一次（在 outcome 中）或填相同座位。",
     ),
     "tie_break_not_tied": (
-        "Seat {value} is not among the seats tied for the most points ({seats}).",
-        "座位 {value} 不在并列最高分的座位（{seats}）之中。",
+        "{seat_en} is not among the seats tied for the most points ({seats_en}).",
+        "{seat_zh}不在并列最高分的座位（{seats_zh}）之中。",
     ),
 }
 
@@ -252,10 +254,26 @@ class Problem:
         """The message in ``lang`` (``"en"`` or ``"zh-hans"``)."""
         en, zh = MESSAGES[self.code]
         chinese = normalize_lang(lang) == "zh-hans"
-        params = {key: _show(value) for key, value in self.params.items()}
+        params = {key: _show(value) for key, value in self.params.items()} | _seat_words(self.params)
         if chinese and "reason" in params:
             params["reason"] = REASONS_ZH.get(params["reason"], params["reason"])
         return (zh if chinese else en).format(**params)
+
+
+def _seat_words(params: Mapping[str, Any]) -> dict[str, str]:
+    """The seats among ``params`` as people read them (1–4; the params themselves stay 0-based):
+    ``dealer`` → ``dealer_seat``/``dealer_seat_zh``; ``seats`` → ``seats_en`` (``Seats_en`` to open a
+    sentence)/``seats_zh``, and then a seat ``value`` → ``seat_en``/``seat_zh``."""
+    words: dict[str, str] = {}
+    dealer, seats, value = params.get("dealer"), params.get("seats"), params.get("value")
+    if isinstance(dealer, int) and not isinstance(dealer, bool):
+        words |= {"dealer_seat": en_seat(dealer, capital=False), "dealer_seat_zh": zh_seat(dealer)}
+    if isinstance(seats, (list, tuple)):
+        listed = en_seats(seats)
+        words |= {"seats_en": listed, "Seats_en": listed.capitalize(), "seats_zh": zh_seats(seats)}
+        if isinstance(value, int) and not isinstance(value, bool):
+            words |= {"seat_en": en_seat(value), "seat_zh": zh_seat(value)}
+    return words
 
 
 def _show(value: Any) -> str:

@@ -13,6 +13,7 @@ from scoring.partnership import HandResult, MatchState, PartnershipOutcome
 from scoring.redfive import RedFiveOutcome, RedFiveResult
 from scoring.rules import KittyMultiplier, PartnershipRules, RedFiveRules, YongzhouRules
 from scoring.yongzhou import YongzhouOutcome, YongzhouResult
+from variants.seats import seat_number, seat_numbers, side_number
 
 SENTENCES: dict[str, tuple[str, str]] = {
     # --- partnership: kitty
@@ -128,11 +129,11 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "capped": ("Side {side} cannot go past A.", "第 {side} 方不能超过 A。"),
     "deal_stays": (
         "The dealer's side keeps the deal: seat {seat}, the dealer's partner, deals next.",
-        "庄家方保庄：下一局由庄家的对家（座位 {seat}）坐庄。",
+        "庄家方保庄：下一局由庄家的对家（{seat}号座位）坐庄。",
     ),
     "deal_changes": (
         "The attackers take the deal: seat {seat}, the dealer's next player, deals next.",
-        "闲家上台：下一局由原庄家的下家（座位 {seat}）坐庄。",
+        "闲家上台：下一局由原庄家的下家（{seat}号座位）坐庄。",
     ),
     "win_target": (
         "Side {side} went up as the dealer's side at {target}, the target level: side {side} wins the match.",
@@ -170,27 +171,27 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "rf_range": ("{low} … {high}", "{low} … {high}"),
     "rf_transfer": (
         "Seat {payer}'s red five was captured by seat {payee}: seat {payer} pays {amount} game points to seat {payee}.",
-        "座位 {payer} 的红五被座位 {payee} 抓：座位 {payer} 付给座位 {payee} {amount} 游戏积分。",
+        "{payer}号座位的红五被{payee}号座位抓：{payer}号座位付给{payee}号座位 {amount} 游戏积分。",
     ),
     "rf_total": ("Game points by seat: {points}.", "各座位游戏积分：{points}。"),
     # --- yongzhou
     "yz_net": ("Each player's net is their points − {base}: {net}.", "每人净分 = 捡分 − {base}：{net}。"),
     "yz_next": (
         "Seat {seat} scored the most ({points}) and is dealt to first next hand.",
-        "座位 {seat} 捡分最多（{points} 分），下一局从该座位开始发牌。",
+        "{seat}号座位捡分最多（{points} 分），下一局从该座位开始发牌。",
     ),
     "yz_tie_drawn": (
         "Seats {seats} tie for the most points; seat {seat}, drawn at the table, is dealt to first next hand.",
-        "座位 {seats} 并列最高分；抽签选中的座位 {seat} 下一局先发牌。",
+        "{seats}号座位并列最高分；抽签选中的{seat}号座位下一局先发牌。",
     ),
     "yz_tie_first": (
         "Seats {seats} tie for the most points; seat {seat}, the first of them in seat order, is dealt to first "
         "next hand (no draw was entered).",
-        "座位 {seats} 并列最高分；未录入抽签结果，按座位顺序由座位 {seat} 下一局先发牌。",
+        "{seats}号座位并列最高分；未录入抽签结果，按座位顺序由{seat}号座位下一局先发牌。",
     ),
     "yz_sides": (
-        "Side nets (seats 0+2, seats 1+3): {a} and {b}.",
-        "两方净分（座位 0+2，座位 1+3）：{a} 和 {b}。",
+        "Side nets (seats 1+3, seats 2+4): {a} and {b}.",
+        "两方净分（1+3号座位，2+4号座位）：{a} 和 {b}。",
     ),
     "yz_draw_first_last": (
         "One side took both the first and the last place: the hand is a draw.",
@@ -201,9 +202,23 @@ SENTENCES: dict[str, tuple[str, str]] = {
 }
 
 
+_SEAT_PARAMS = ("seat", "payer", "payee")
+"""Parameters that are one seat (0-based, as the results carry them)."""
+
+
 def _t(lang: str, key: str, **params: Any) -> str:
+    """The sentence ``key`` in ``lang``. Seats and sides come 0-based, as results carry them, and are
+    said as people count them (:mod:`variants.seats`): seat 0 is "seat 1", side 0 "side 1"."""
     en, zh = SENTENCES[key]
-    return (zh if lang == "zh-hans" else en).format(**params)
+    zh_wanted = lang == "zh-hans"
+    for name in _SEAT_PARAMS:
+        if name in params:
+            params[name] = seat_number(params[name])
+    if "side" in params:
+        params["side"] = side_number(params["side"])
+    if "seats" in params:
+        params["seats"] = seat_numbers(params["seats"], "、" if zh_wanted else ", ")
+    return (zh if zh_wanted else en).format(**params)
 
 
 def _signed(value: int) -> str:
@@ -402,9 +417,8 @@ def explain_yongzhou(
     if len(result.tied_winners) == 1:
         out.append(_t(lang, "yz_next", seat=result.next_dealer, points=outcome.points[result.next_dealer]))
     else:
-        seats = ", ".join(map(str, result.tied_winners))
         key = "yz_tie_drawn" if outcome.tie_break is not None else "yz_tie_first"
-        out.append(_t(lang, key, seats=seats, seat=result.next_dealer))
+        out.append(_t(lang, key, seats=result.tied_winners, seat=result.next_dealer))
     if result.side_net is not None:
         out.append(_t(lang, "yz_sides", a=_signed(result.side_net[0]), b=_signed(result.side_net[1])))
         if result.draw_reason == "first_and_last":

@@ -20,6 +20,7 @@ from gameplay.rulesets import RuleSet
 from scoring.partnership import MatchState
 from scoring.rules import ScoringRules
 from variants import Declaring, level_rank
+from variants.seats import en_seat, zh_seat
 
 MAX_REDEALS = 20
 """After this many redeals in a row (nobody declaring in a first hand) the hand is played no trump."""
@@ -28,12 +29,6 @@ PAIR_ORDER = {"D": 1, "C": 2, "H": 3, "S": 4}
 """Overturn strength of a pair of one suit (♠ > ♥ > ♣ > ♦); joker pairs rank above."""
 
 
-def en_seat(seat: int) -> str:
-    return f"Seat {seat}"
-
-
-def zh_seat(seat: int) -> str:
-    return f"{seat}号座位"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,17 +154,18 @@ class DeclaringProtocol:
     def verify_declare(self, seat: int, cards: Sequence[int]) -> Declaration:
         h = self.hand
         if not 0 <= seat < h.n:
-            raise OutOfTurn(f"There is no seat {seat}.", f"没有{seat}号座位。")
+            raise OutOfTurn(f"There is no seat numbered {seat} (seats are numbered from 0 in code and in the API).",
+                            f"没有编号为 {seat} 的座位（程序和 API 中座位从 0 起编号）。")
         if not self.window_open():
             raise WrongPhase(f"{en_seat(seat)} cannot declare now: declaring is over (phase {h.phase}).",
                              f"{zh_seat(seat)}现在不能亮主：亮主阶段已过（{h.phase}）。")
         if h.phase == "declare" and h.round_order[h.turn_index] != seat:
             who = h.round_order[h.turn_index]
-            raise OutOfTurn(f"{en_seat(seat)} cannot declare now: it is seat {who}'s turn to declare or pass.",
-                            f"{zh_seat(seat)}现在不能亮主：轮到{who}号座位。")
+            raise OutOfTurn(f"{en_seat(seat)} cannot declare now: it is {en_seat(who, capital=False)}'s turn to declare or pass.",
+                            f"{zh_seat(seat)}现在不能亮主：轮到{zh_seat(who)}。")
         if h.phase == "deal" and h.offers and h.offers[0] != seat:
-            raise OutOfTurn(f"{en_seat(seat)} must wait: seat {h.offers[0]} answers an overturn offer first.",
-                            f"{zh_seat(seat)}须等待：{h.offers[0]}号座位先决定是否反主。")
+            raise OutOfTurn(f"{en_seat(seat)} must wait: {en_seat(h.offers[0], capital=False)} answers an overturn offer first.",
+                            f"{zh_seat(seat)}须等待：{zh_seat(h.offers[0])}先决定是否反主。")
         return self.judge_shown(seat, cards)
 
     def legal_declarations(self, seat: int) -> list[tuple[int, ...]]:
@@ -263,14 +259,14 @@ class DeclaringProtocol:
         p = h.phase
         if p == "deal" and h.offers:
             if h.offers[0] != seat:
-                raise OutOfTurn(f"{en_seat(seat)} has nothing to answer: seat {h.offers[0]} is asked.",
-                                f"{zh_seat(seat)}无需表态：轮到{h.offers[0]}号座位。")
+                raise OutOfTurn(f"{en_seat(seat)} has nothing to answer: {en_seat(h.offers[0], capital=False)} is asked.",
+                                f"{zh_seat(seat)}无需表态：轮到{zh_seat(h.offers[0])}。")
             return
         if p in ("declare", "bid", "overturn"):
             who = h.bid_turn if p == "bid" else h.round_order[h.turn_index]
             if who != seat:
-                raise OutOfTurn(f"{en_seat(seat)} cannot pass now: it is seat {who}'s turn.",
-                                f"{zh_seat(seat)}现在不能表态：轮到{who}号座位。")
+                raise OutOfTurn(f"{en_seat(seat)} cannot pass now: it is {en_seat(who, capital=False)}'s turn.",
+                                f"{zh_seat(seat)}现在不能表态：轮到{zh_seat(who)}。")
             return
         raise WrongPhase(f"{en_seat(seat)} has nothing to pass in the {p} phase.", f"{zh_seat(seat)}在 {p} 阶段无需过牌。")
 

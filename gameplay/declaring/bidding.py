@@ -7,10 +7,11 @@ import random
 from typing import ClassVar
 
 from gameplay.cards import SUITS
-from gameplay.declaring.base import Declaration, DeclaringProtocol, en_seat, zh_seat
+from gameplay.declaring.base import Declaration, DeclaringProtocol
 from gameplay.errors import IllegalPlay, OutOfTurn
 from scoring.rules import RedFiveRules
 from variants import Declaring
+from variants.seats import en_seat, zh_seat
 
 
 class Bidding(DeclaringProtocol):
@@ -57,8 +58,8 @@ class Bidding(DeclaringProtocol):
         if h.phase != "bid":
             super().verify_bid(seat, amount)
         if seat != h.bid_turn:
-            raise OutOfTurn(f"{en_seat(seat)} bid out of turn: seat {h.bid_turn} is to bid.",
-                            f"{zh_seat(seat)}没有轮到叫分：现在轮到{h.bid_turn}号座位。")
+            raise OutOfTurn(f"{en_seat(seat)} bid out of turn: {en_seat(h.bid_turn, capital=False)} is to bid.",
+                            f"{zh_seat(seat)}没有轮到叫分：现在轮到{zh_seat(h.bid_turn)}。")
         if amount not in self.legal_bids(seat):
             lo, hi = self.bid_range()
             last = "" if h.contract is None else f" the last bid is {h.contract}, so"
@@ -116,8 +117,8 @@ class Bidding(DeclaringProtocol):
         if h.phase != "trump":
             super().verify_name_trump(seat, suit)
         if seat != h.dealer:
-            raise OutOfTurn(f"{en_seat(seat)} cannot name trump: the dealer (seat {h.dealer}) does.",
-                            f"{zh_seat(seat)}不能定主：由庄家（{h.dealer}号座位）定主。")
+            raise OutOfTurn(f"{en_seat(seat)} cannot name trump: the dealer ({en_seat(h.dealer, capital=False)}) does.",
+                            f"{zh_seat(seat)}不能定主：由庄家（{zh_seat(h.dealer)}）定主。")
         if suit not in SUITS:
             raise IllegalPlay(f"{suit!r} is not a trump suit: red-five names S, H, C or D (no no-trump).",
                               f"{suit!r} 不是主花色：红五须选 S、H、C 或 D（不能无主）。")

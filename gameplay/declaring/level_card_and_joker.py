@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from gameplay.cards import BJ, LJ, NCODES, SUITS, code_rank, code_suit, format_cards, make_code
-from gameplay.declaring.base import MAX_REDEALS, PAIR_ORDER, Declaration, DeclaringProtocol, en_seat, zh_seat
+from gameplay.declaring.base import MAX_REDEALS, PAIR_ORDER, Declaration, DeclaringProtocol
 from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
 from variants import Declaring, level_rank
+from variants.seats import en_seat, zh_seat
 
 JOKER_OF = {"D": BJ, "H": BJ, "C": LJ, "S": LJ}
 """The joker of a suit's colour: red suits with the big joker, black with the little one."""
@@ -164,12 +165,12 @@ class LevelCardAndJoker(DeclaringProtocol):
                               "there is nothing to insure against (RULES §5.2).",
                               f"{zh_seat(seat)}不能定主：首局没有反主炒底，无需定主（规则 §5.2）。")
         if seat != h.dealer:
-            raise OutOfTurn(f"{en_seat(seat)} cannot insure: only the dealer (seat {h.dealer}) insures (定主, "
-                            "RULES §5.1).", f"{zh_seat(seat)}不能定主：只有庄家（{h.dealer}号座位）可以定主（规则 §5.1）。")
+            raise OutOfTurn(f"{en_seat(seat)} cannot insure: only the dealer ({en_seat(h.dealer, capital=False)}) insures (定主, "
+                            "RULES §5.1).", f"{zh_seat(seat)}不能定主：只有庄家（{zh_seat(h.dealer)}）可以定主（规则 §5.1）。")
         d = h.declaration
         if d is None or d.seat != seat:
-            why_en = "trump was set by the kitty card (翻底)" if d is None else f"trump was declared by seat {d.seat}"
-            why_zh = "主由翻底决定" if d is None else f"主由{d.seat}号座位叫出"
+            why_en = "trump was set by the kitty card (翻底)" if d is None else f"trump was declared by {en_seat(d.seat, capital=False)}"
+            why_zh = "主由翻底决定" if d is None else f"主由{zh_seat(d.seat)}叫出"
             raise IllegalPlay(f"{en_seat(seat)} cannot insure: {why_en}; the dealer insures its own declaration "
                               "(定主).", f"{zh_seat(seat)}不能定主：{why_zh}；庄家只能为自己叫的主定主。")
         if d.kind == "insured":
@@ -243,8 +244,8 @@ class LevelCardAndJoker(DeclaringProtocol):
             super().verify_overturn(seat, cards)
         who = h.round_order[h.turn_index]
         if seat != who:
-            raise OutOfTurn(f"{en_seat(seat)} cannot overturn now: it is seat {who}'s turn.",
-                            f"{zh_seat(seat)}现在不能反主：轮到{who}号座位。")
+            raise OutOfTurn(f"{en_seat(seat)} cannot overturn now: it is {en_seat(who, capital=False)}'s turn.",
+                            f"{zh_seat(seat)}现在不能反主：轮到{zh_seat(who)}。")
         cs = tuple(sorted(cards))
         if seat == h.overturner_original and not h.overturned_once:
             raise self.bad(seat, cs, "the original declarer may overturn only after someone else has",

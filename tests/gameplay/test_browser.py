@@ -47,7 +47,7 @@ def test_director_enters_only_the_led_suit_on_a_phone(phone_page: Any, live_serv
     assert hint.is_visible() and "taken as all it holds" in hint.inner_text()
     page.select_option("#id_level", "10")
     page.select_option("#id_trump", "H")
-    # only the spades: seat 1 has one, seat 2 none, seat 3 three
+    # only the spades: 0-based seat 1 has one, seat 2 none, seat 3 three
     for seat, cards in {0: ["S9", "S8", "S8", "S4", "S4"], 1: ["SJ"], 3: ["SA", "SK", "SK"]}.items():
         page.locator(f"#id_hand_{seat}").focus()
         tap(page, *cards)
@@ -56,6 +56,6 @@ def test_director_enters_only_the_led_suit_on_a_phone(phone_page: Any, live_serv
     page.get_by_role("button", name="Rule on this trick").click()
     page.wait_for_selector("#ruling .result")
     text = page.locator("#ruling").inner_text()
-    assert "The throw fails" in text and "Seat 2 shows no spades, so it is treated as void in spades." in text
+    assert "The throw fails" in text and "Seat 3 shows no spades, so it is treated as void in spades." in text
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(tmp_path / "referee-390.png"), full_page=True)

@@ -115,7 +115,9 @@ def test_out_of_turn_and_wrong_phase_errors_name_the_seat() -> None:
     other = (seat + 1) % 4
     with pytest.raises(OutOfTurn) as e:
         h.pass_(other)
-    assert f"Seat {other}" in str(e.value) and f"{other}号座位" in e.value.message("zh-hans")
+    # messages count seats from 1, as people do: the 0-based seat ``other`` is "Seat other+1"
+    assert f"Seat {other + 1} cannot pass now" in str(e.value) and f"{other + 1}号座位" in e.value.message("zh-hans")
+    assert f"seat {seat + 1}'s turn" in str(e.value)
 
 
 # ---------------------------------------------------------------- chaodi

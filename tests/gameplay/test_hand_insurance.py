@@ -54,8 +54,8 @@ def test_only_the_dealer_with_the_pair_of_the_trump_level_card_insures() -> None
         assert h.legal_insurances(seat) == [] and not h.can_insure(seat, c("H8 H8"))
     with pytest.raises(OutOfTurn) as e:
         h.verify_insure(1, c("D8 D8"))
-    assert "only the dealer (seat 0) insures" in str(e.value) and "RULES §5.1" in str(e.value)
-    assert "只有庄家" in e.value.message("zh-hans")
+    assert "only the dealer (seat 1) insures" in str(e.value) and "RULES §5.1" in str(e.value)
+    assert "只有庄家（1号座位）" in e.value.message("zh-hans")  # 0-based seat 0, as people count it
     with pytest.raises(IllegalPlay) as e2:
         h.verify_insure(0, c("H8 BJ"))  # the pair alone, no joker
     assert "pair of the trump level card, H8 H8" in str(e2.value)

@@ -19,7 +19,9 @@ def test_demo_hand_by_variant_and_seed(client: Client, variant: str) -> None:
     r = client.get("/replay/", {"variant": variant, "seed": "7"})
     assert r.status_code == 200
     html = r.content.decode()
-    assert "trick-1" in html and "Seat 0" in html and variant.removesuffix("-3") in html
+    assert "trick-1" in html and variant.removesuffix("-3") in html
+    # seats are counted from 1, as people count them: no "Seat 0"
+    assert "Seat 1" in html and "Seat 0" not in html and '<span class="seat">0</span>' not in html
     assert 'class="pc' in html
 
 

@@ -30,7 +30,7 @@ def test_leads_allowed_per_variant() -> None:
         ctx = make_ctx(variant, None, "H")
         with pytest.raises(IllegalPlay) as e:
             check_lead(ctx, hand("SA SK S9"), cards("SA SK"), seat=1)
-        assert "Seat 1" in str(e.value) and "甩牌" in e.value.message("zh-hans")
+        assert "Seat 2" in str(e.value) and "2号座位" in e.value.message("zh-hans") and "甩牌" in e.value.message("zh-hans")
     ctx = make_ctx("red-five", trump="H", options={"throw_allowed": True})
     assert check_lead(ctx, hand("SA SK S9"), cards("SA SK")).shape == "throw"
 
@@ -39,7 +39,7 @@ def test_lead_of_cards_not_held_is_invalid() -> None:
     ctx = make_ctx()
     with pytest.raises(InvalidCards) as e:
         check_lead(ctx, hand("SA SK"), cards("SA SA"), seat=3)
-    assert "Seat 3 does not hold SA" in str(e.value)
+    assert "Seat 4 does not hold SA" in str(e.value)  # 0-based seat 3, as people count it
 
 
 def test_legal_leads_without_throws() -> None:
@@ -67,7 +67,7 @@ def test_follow_suit_with_enough_cards() -> None:
     assert plays_text(ctx, legal_follows(ctx, hand("S9 S3 CA"), lc)) == {"S9", "S3"}
     with pytest.raises(IllegalPlay) as e:
         check_follow(ctx, hand("S9 S3 CA"), lc, cards("CA"), seat=2)
-    assert "Seat 2" in str(e.value) and "follow suit" in str(e.value)
+    assert "Seat 3" in str(e.value) and "follow suit" in str(e.value)
     assert "黑桃" in e.value.message("zh-hans")
 
 

@@ -78,7 +78,8 @@ def test_trick_turn_and_phase_errors() -> None:
     t = Trick(ctx, leader=1)
     with pytest.raises(OutOfTurn) as e:
         t.verify_play(0, hand("S3"), cards("S3"))
-    assert "Seat 0" in str(e.value) and "1号" in e.value.message("zh-hans")
+    assert "Seat 1 played out of turn: seat 2 is to play." in str(e.value)  # 0-based seats 0 and 1
+    assert "1号座位没有轮到出牌：现在轮到2号座位。" in e.value.message("zh-hans")
     t.play(1, hand("S4"), cards("S4"))
     assert not t.can_play(3, hand("S5"), cards("S5")) and t.can_play(2, hand("S5"), cards("S5"))
     for seat, c in ((2, "S5"), (3, "S6"), (0, "S7")):

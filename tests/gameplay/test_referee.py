@@ -165,11 +165,13 @@ def test_partial_holdings_of_different_sizes_are_ruled_and_the_void_is_explained
     assert list(e.value.field_errors) == ["plays.2"]
     r = rule_trick(body(hands=hands, plays=["S9"]))
     text = " ".join(r.explanation)
-    assert "Seat 2 shows no spades, so it is treated as void in spades." in r.explanation
-    assert "Partial hands" in text and "seat 1: 1" in text and "seat 2: 0" in text
-    assert "Seat 1's spades as entered (SJ) are taken as all it has." in r.explanation
+    # the sentences count seats from 1 (the hands' keys and the API fields stay 0-based)
+    assert "Seat 3 shows no spades, so it is treated as void in spades." in r.explanation
+    assert "Partial hands" in text and "seat 2: 1" in text and "seat 3: 0" in text
+    assert "Seat 2's spades as entered (SJ) are taken as all it has." in r.explanation
     zh = rule_trick(body(hands=hands, plays=["S9"]), lang="zh-hans")
-    assert "2号座位没有列出黑桃，因此按黑桃绝门处理。" in zh.explanation
+    assert "3号座位没有列出黑桃，因此按黑桃绝门处理。" in zh.explanation
+    assert "2号1张" in " ".join(zh.explanation)
 
 
 def test_a_seat_left_out_holds_nothing_and_cannot_stop_a_throw() -> None:
@@ -178,7 +180,7 @@ def test_a_seat_left_out_holds_nothing_and_cannot_stop_a_throw() -> None:
                     "plays": ["SK SK SQ"]})
     assert r.as_api()["lead"] == {"shape": "throw", "components": ["SK SK", "SQ"], "throw_failed": False,
                                   "forced": None, "beaten_by": None}
-    assert "Seat 2 shows no spades, so it is treated as void in spades." in r.explanation
+    assert "Seat 3 shows no spades, so it is treated as void in spades." in r.explanation
     # the same seat shown with the ace of spades stops the throw's single Q
     r = rule_trick({"variant": "tractor", "level": "2", "trump": "H", "hands": {**hands, "2": "SA"}, "leader": 0,
                     "plays": ["SK SK SQ"]})
@@ -191,7 +193,7 @@ def test_partial_follow_is_judged_on_the_cards_shown() -> None:
                     "plays": ["SK SK", "S3 H4", "S7 S2", "D9 D9"]})
     assert [p["legal"] for p in r.plays] == [True, True, False, True]
     assert "pair" in r.plays[2]["reason"]
-    assert "Seat 3 shows no spades, so it is treated as void in spades." in r.explanation
+    assert "Seat 4 shows no spades, so it is treated as void in spades." in r.explanation
     r = rule_trick({"variant": "tractor", "level": "5", "trump": "C", "hands": hands, "leader": 0,
                     "plays": ["SK SK", "S3 H4", "S7 S7", "D9 D9"]})
     assert r.winner == 0 and r.points == 20
@@ -200,7 +202,7 @@ def test_partial_follow_is_judged_on_the_cards_shown() -> None:
 def test_whole_hands_of_equal_size_are_not_called_partial() -> None:
     r = rule_trick(body(plays=["S9"]))
     assert not any("Partial" in s for s in r.explanation)
-    assert "Seat 2 shows no spades, so it is treated as void in spades." in r.explanation
+    assert "Seat 3 shows no spades, so it is treated as void in spades." in r.explanation
 
 
 def test_yongzhou_partial_hand_without_trumps_cannot_be_forced_to_ruff() -> None:
@@ -208,7 +210,7 @@ def test_yongzhou_partial_hand_without_trumps_cannot_be_forced_to_ruff() -> None
     r = rule_trick({"variant": "yongzhou-300", "trump": "H", "hands": hands, "leader": 0,
                     "plays": ["D5", "C7", "DA", "DK"]})
     assert [p["legal"] for p in r.plays] == [True, True, True, True] and r.winner == 2
-    assert "Seat 1 shows no trumps either, so it is treated as having none to ruff with (见分必打)." in r.explanation
+    assert "Seat 2 shows no trumps either, so it is treated as having none to ruff with (见分必打)." in r.explanation
 
 
 def test_partial_holdings_keep_the_copy_limit() -> None:

@@ -33,9 +33,9 @@ def test_a_complete_trick_has_a_winner_and_points() -> None:
     body = {**THROW, "plays": ["S9", "SJ", "D5", "SA"]}
     data = post(body).json()
     assert [p["legal"] for p in data["plays"]] == [True, True, True, True]
-    assert data["winner"] == 3 and data["points"] == 5
+    assert data["winner"] == 3 and data["points"] == 5  # the API's seats are 0-based …
     assert set(data) == {"lead", "plays", "winner", "points", "explanation"}
-    assert data["explanation"][-1].startswith("Seat 3 wins the trick")
+    assert data["explanation"][-1].startswith("Seat 4 wins the trick")  # … its sentences count from 1
 
 
 def test_an_illegal_follow_names_the_rule() -> None:
@@ -110,9 +110,9 @@ def test_partial_holdings_through_the_api_say_what_was_assumed() -> None:
     assert response.status_code == 200, response.json()
     data = response.json()
     assert [p["legal"] for p in data["plays"]] == [True, True]
-    assert "Seat 2 shows no spades, so it is treated as void in spades." in data["explanation"]
+    assert "Seat 3 shows no spades, so it is treated as void in spades." in data["explanation"]  # "2" left out
     zh = post(body, HTTP_ACCEPT_LANGUAGE="zh-hans").json()["explanation"]
-    assert "2号座位没有列出黑桃，因此按黑桃绝门处理。" in zh
+    assert "3号座位没有列出黑桃，因此按黑桃绝门处理。" in zh
     # bad notation in a partial holding is still a 400 naming the field
     bad = post({**body, "hands": {"0": "S9 S8 S8 S4 S4", "2": "S1"}})
     assert bad.status_code == 400 and set(bad.json()["errors"]) == {"hands.2"}
@@ -132,4 +132,17 @@ def test_referee_page_rules_on_partial_holdings(client: Client) -> None:
         "hand_0": "S9 S8 S8 S4 S4", "hand_1": "SJ", "hand_2": "", "hand_3": "SA SK SK", "play_0": "S9 S8 S8 S4 S4",
     }).content.decode()
     assert 'role="alert"' not in html
-    assert "The throw fails" in html and "Seat 2 shows no spades, so it is treated as void in spades." in html
+    assert "The throw fails" in html and "Seat 3 shows no spades, so it is treated as void in spades." in html
+
+
+def test_referee_page_counts_seats_from_1(client: Client) -> None:
+    """The form's seats and the ruling's table and sentences read 1–4; the API body keeps 0–3."""
+    form = client.get("/referee/").content.decode()
+    assert "Seat 1: cards held" in form and "Seat 4: cards held" in form and "Seat 0" not in form
+    html = client.post("/referee/", {
+        "variant": "tractor", "decks": "2", "players": "4", "level": "10", "trump": "H", "leader": "0",
+        "hand_0": "S9", "hand_1": "SJ", "hand_2": "D5", "hand_3": "SA",
+        "play_0": "S9", "play_1": "SJ", "play_2": "D5", "play_3": "SA",
+    }).content.decode()
+    assert "<td>1</td>" in html and "<td>4</td>" in html and "<td>0</td>" not in html
+    assert "<strong>seat 4</strong>" in html and "Seat 4 wins the trick" in html

@@ -146,7 +146,7 @@ def test_explanations_en() -> None:
     assert "×2^2 = ×4" in text
     assert "40–75 band" in text
     assert "J is a must-play level" in text
-    assert "seat 2, the dealer's partner, deals next" in text
+    assert "seat 3, the dealer's partner, deals next" in text  # 0-based seat 2, as people count it
 
 
 def test_explanation_of_a_stop_at_j_zh() -> None:
@@ -173,7 +173,7 @@ def test_explanation_of_a_failed_a_attempt() -> None:
     text = " ".join(lines)
     assert "(not met)" in text and "failed at A 3 time(s) in a row (the limit is 3)" in text
     assert "the deal passes to the attackers although they scored below 80" in text
-    assert "Side 0 stays at A." in lines
+    assert "Side 1 stays at A." in lines  # 0-based side 0
 
 
 def test_explanation_red_five_and_yongzhou() -> None:
@@ -191,7 +191,8 @@ def test_explanation_red_five_and_yongzhou() -> None:
     tie = explain_hand_request(
         {"variant": "yongzhou-300", "players": 4, "outcome": {"points": [20, 130, 20, 130], "tie_break": 3}}
     )
-    assert "seat 3, drawn at the table" in tie["explanation"][1]
+    assert tie["next_dealer"] == 3 and "seat 4, drawn at the table" in tie["explanation"][1]
+    assert "Seats 2, 4 tie for the most points" in tie["explanation"][1]
 
 
 def test_explanation_extra_levels_and_kitty_cap() -> None:

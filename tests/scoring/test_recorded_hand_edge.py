@@ -15,8 +15,9 @@ def test_a_tie_without_tie_break_is_refused_naming_the_field() -> None:
     with pytest.raises(ScoringInputError) as exc:
         score_hand_request(TIED)
     assert list(exc.value.field_errors) == ["outcome.tie_break"]
-    assert "1, 3" in exc.value.field_errors["outcome.tie_break"][0]
-    assert "抽签" in exc.value.in_lang("zh-hans").field_errors["outcome.tie_break"][0]
+    assert exc.value.field_errors["outcome.tie_break"][0].startswith("Seats 2 and 4 tie")  # 0-based 1 and 3
+    zh = exc.value.in_lang("zh-hans").field_errors["outcome.tie_break"][0]
+    assert "抽签" in zh and zh.startswith("2、4号座位并列最高分")
     tied3 = {"variant": "yongzhou-300", "players": 3, "outcome": {"points": [120, 60, 120]}}
     with pytest.raises(ScoringInputError) as exc:
         score_hand_request(tied3)

@@ -89,9 +89,9 @@ def test_calculator_page_explains_a_tractor_hand(client: Client, language: str) 
     html = response.content.decode()
     sentences = {
         "en": ["The attackers score 75 points: 35 in tricks and 40 from the kitty.",
-               "Side 0 goes up 1 level: 10 → J.", "The dealer side keeps the deal: seat 2 deals the next hand."],
-        "zh-hans": ["闲家共得 75 分：牌面 35 分，抠底 40 分。", "第 0 方升 1 级：10 → J。",
-                    "庄家方保庄：下一局由座位 2 坐庄。"],
+               "Side 1 goes up 1 level: 10 → J.", "The dealer side keeps the deal: seat 3 deals the next hand."],
+        "zh-hans": ["闲家共得 75 分：牌面 35 分，抠底 40 分。", "第 1 方升 1 级：10 → J。",
+                    "庄家方保庄：下一局由3号座位坐庄。"],
     }[language]
     for sentence in sentences:
         assert sentence in html, sentence
@@ -114,13 +114,13 @@ def test_calculator_page_red_five_and_yongzhou(client: Client) -> None:
         "kitty_points": "20", "dealer_won_last_trick": "on", "red_five_0_played_by": "0", "red_five_0_won_by": "1",
     }).content.decode()
     assert "The dealer&#x27;s final is -20 against the bid of 120." in red
-    assert "The dealer (seat 0) gets -8 game points." in red
+    assert "The dealer (seat 1) gets -8 game points." in red  # the form's seat 0, as people count it
     for cell in ("-8", "+4", "+2"):
         assert f'<td class="num">{cell}</td>' in red, cell
     assert_no_internals(red)
     yz = client.post("/calculator/", {"variant": "yongzhou-300", "players": "3", "points_0": "20",
                                       "points_1": "130", "points_2": "150"}).content.decode()
-    assert "Seat 2 scored the most (150)." in yz and "Seat 2 is dealt to first in the next hand." in yz
+    assert "Seat 3 scored the most (150)." in yz and "Seat 3 is dealt to first in the next hand." in yz
     for cell in ("-80", "+30", "+50"):
         assert f'<td class="num">{cell}</td>' in yz, cell
     assert 'name="points_3"' not in yz  # three players: three seats
@@ -130,7 +130,7 @@ def test_calculator_page_red_five_and_yongzhou(client: Client) -> None:
 def test_calculator_shows_field_errors_by_label(client: Client) -> None:
     html = client.post("/calculator/", {"variant": "yongzhou-300", "players": "3", "points_0": "20",
                                         "points_1": "130", "points_2": "100"}).content.decode()
-    assert 'role="alert"' in html and "<strong>Points of seat 0</strong>" in html
+    assert 'role="alert"' in html and "<strong>Points of seat 1</strong>" in html
     assert "outcome.points" not in html
     assert 'class="errorlist' in html[html.index('id="field-points_0"'):html.index('id="field-points_1"')]
 
@@ -175,3 +175,20 @@ def test_calculator_htmx_answers_the_result_fragment_only(client: Client) -> Non
     html = client.post("/calculator/", {"variant": "yongzhou-300", "players": "3", "points_0": "20",
                                         "points_1": "130", "points_2": "150"}, HTTP_HX_REQUEST="true").content.decode()
     assert "<html" not in html and '<td class="num">-80</td>' in html
+
+
+@pytest.mark.parametrize(("language", "labels"), [
+    ("en", ["Level of side 1 (seats 1, 3)", "Level of side 2 (seats 2, 4)"]),
+    ("zh-hans", ["第 1 方级数（1、3号座位）", "第 2 方级数（2、4号座位）"]),
+])
+def test_calculator_form_counts_seats_and_sides_from_1(client: Client, language: str, labels: list[str]) -> None:
+    """People read seats 1–4 on the calculator as on the tournament pages; the form still sends 0–3."""
+    client.cookies["django_language"] = language
+    html = client.get("/calculator/", {"variant": "chaodi"}).content.decode()
+    for label in labels:
+        assert label in html, label
+    assert "side 0" not in html.lower() and "第 0 方" not in html
+    assert '<option value="0" selected>1</option>' in html and '<option value="3">4</option>' in html
+    yz = client.get("/calculator/", {"variant": "yongzhou-300", "players": "3"}).content.decode()
+    assert ("Points of seat 1" if language == "en" else "1号座位得分") in yz
+    assert ("Points of seat 0" if language == "en" else "0号座位") not in yz
