@@ -13,6 +13,15 @@ from safety.validators import validate_display_name
 from tournaments.formats import tiebreaks
 from tournaments.labels import seat_label, seat_short
 from tournaments.models import Stage, Tournament, Variant
+from tournaments.option_fields import PREFIX as OPTION_PREFIX
+from tournaments.option_fields import (
+    add_option_fields,
+    chosen_options,
+    field_name,
+    move_option_errors,
+    strip_option_fields,
+)
+from tournaments.option_fields import groups as option_groups
 from variants import SUIT_SYMBOLS, SUITS
 
 SEAT_CHOICES = [(0, "0"), (1, "1"), (2, "2"), (3, "3")]
@@ -47,29 +56,6 @@ def add_service_errors(form: forms.Form, field_errors: Mapping[str, list[str]],
                 form.add_error(name, message)
 
 
-class OptionsField(forms.CharField):
-    """Rule options as a JSON object in a textarea."""
-
-    widget = forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "class": "mono"})
-
-    def prepare_value(self, value: Any) -> Any:
-        if isinstance(value, dict):
-            return json.dumps(value, ensure_ascii=False) if value else ""
-        return value
-
-    def to_python(self, value: Any) -> dict[str, Any]:
-        text = (value or "").strip()
-        if not text:
-            return {}
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise forms.ValidationError(_("This is not valid JSON: %(error)s") % {"error": exc}) from exc
-        if not isinstance(data, dict):
-            raise forms.ValidationError(_("Write the options as a JSON object: {\"name\": value, …}."))
-        return data
-
-
 class DateInput(forms.DateInput):
     """A browser date picker. Its value is always ISO (``2025-05-01``), whatever the page's language: a
     localized value (``2025年5月1日``) is not a valid ``<input type=date>`` value, so the browser would show
@@ -102,12 +88,39 @@ class TournamentForm(forms.Form):
     require_confirmation = forms.BooleanField(
         label=_("Results need confirmation"), required=False,
         help_text=_("A result becomes final when the losing side confirms it on its phone (or an organizer does)."))
-    decks = forms.TypedChoiceField(label=_("Decks (red five)"), choices=[(2, "2"), (3, "3")], coerce=int, initial=2)
-    players_per_table = forms.TypedChoiceField(label=_("Players per table (Yongzhou)"), choices=[(4, "4"), (3, "3")],
+    decks = forms.TypedChoiceField(label=_("Decks"), choices=[(2, "2"), (3, "3")], coerce=int, initial=2)
+    players_per_table = forms.TypedChoiceField(label=_("Players per table"), choices=[(4, "4"), (3, "3")],
                                                coerce=int, initial=4)
-    options = OptionsField(label=_("Rule options (JSON)"), required=False,
-                           help_text=_("Overrides of the variant's rules, e.g. {\"throw_penalties\": true}. "
-                                       "Leave empty for the standard rules."))
+    # Fields that belong to one variant: shown in that variant's group (docs/rules.md's option tables).
+    VARIANT_FIELDS = {Variant.RED_FIVE.value: ("decks",), Variant.YONGZHOU.value: ("players_per_table",)}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        add_option_fields(self, [v.value for v in Variant])
+
+    def variant_groups(self) -> list[dict[str, Any]]:
+        """One group of fields per variant: its own settings, then its rule options."""
+        labels = dict(Variant.choices)
+        out = []
+        for group in option_groups(self, [v.value for v in Variant]):
+            own = [self[name] for name in self.VARIANT_FIELDS.get(group["variant"], ())]
+            out.append({**group, "label": labels[group["variant"]], "fields": own + group["fields"]})
+        return out
+
+    def common_fields(self) -> list[Any]:
+        grouped = {name for names in self.VARIANT_FIELDS.values() for name in names}
+        return [self[name] for name in self.fields if name not in grouped and not name.startswith(OPTION_PREFIX)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        variant = data.get("variant") or Variant.TRACTOR.value
+        data["options"] = chosen_options(self, variant)
+        strip_option_fields(data)
+        return data
+
+    def add_option_errors(self, field_errors: Mapping[str, list[str]]) -> dict[str, list[str]]:
+        """Put the services' ``options.<name>`` errors on the option's field; return the rest."""
+        return move_option_errors(self, self.cleaned_data.get("variant") or Variant.TRACTOR.value, field_errors)
 
     def clean_seat_names(self) -> str:
         return self.cleaned_data.get("seat_names") or Tournament.SeatNames.NUMBERS
@@ -125,8 +138,6 @@ class TournamentEditForm(forms.Form):
     require_confirmation = forms.BooleanField(
         label=_("Results need confirmation"), required=False,
         help_text=_("A result becomes final when the losing side confirms it on its phone (or an organizer does)."))
-    options = OptionsField(label=_("Rule options (JSON)"), required=False)
-
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"name": tournament.name, "starts_on": tournament.starts_on,
                                       "ends_on": tournament.ends_on, "venue": tournament.venue,
@@ -135,14 +146,24 @@ class TournamentEditForm(forms.Form):
                                       "require_confirmation": tournament.require_confirmation})
         super().__init__(*args, **kwargs)
         self.tournament = tournament
-        if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
-            del self.fields["options"]
+        if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+            add_option_fields(self, [tournament.variant], stored=tournament.options)  # fixed once play starts
 
     def clean_seat_names(self) -> str:
         return self.cleaned_data.get("seat_names") or self.tournament.seat_names
 
     def changes(self) -> dict[str, Any]:
-        return dict(self.cleaned_data)
+        data = dict(self.cleaned_data)
+        if any(name.startswith(OPTION_PREFIX) for name in self.fields):
+            kept = {k: v for k, v in (self.tournament.options or {}).items()
+                    if field_name(self.tournament.variant, k) not in self.fields}  # e.g. a level table set by the API
+            data["options"] = {**kept, **chosen_options(self, self.tournament.variant)}
+        strip_option_fields(data)
+        return data
+
+    def add_option_errors(self, field_errors: Mapping[str, list[str]]) -> dict[str, list[str]]:
+        """Put the services' ``options.<name>`` errors on the option's field; return the rest."""
+        return move_option_errors(self, self.tournament.variant, field_errors)
 
 
 class QuickTeamForm(forms.Form):
@@ -181,7 +202,10 @@ ELIMINATION_CHOICES = [(Stage.Format.SINGLE_ELIMINATION, _("single elimination")
 
 class StartForm(forms.Form):
     format = forms.ChoiceField(label=_("Format"), choices=ELIMINATION_CHOICES, initial=Stage.Format.SINGLE_ELIMINATION,
-                               widget=BigRadio)
+                               widget=BigRadio, help_text=_(
+                                   "Each match is “first past J” (谁先打过J): the side that gets past J as the "
+                                   "dealer side wins it (chaodi: first past A; the rule options can change the "
+                                   "target or limit the hands)."))
     seeding = forms.ChoiceField(label=_("Seeding"), choices=Stage.Seeding.choices, initial=Stage.Seeding.MANUAL,
                                 widget=BigRadio)
     third_place = forms.BooleanField(label=_("Play a third-place match"), required=False)

@@ -96,3 +96,15 @@ def test_the_home_page_leads_to_the_current_tournaments(cast: dict[str, Any]) ->
 def test_the_home_page_says_when_nothing_runs(db: Any) -> None:
     html = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").get(reverse("home")).content.decode()
     assert "现在没有进行中的赛事" in html
+
+
+def test_the_home_page_shows_a_newcomer_how_to_start(db: Any, django_user_model: Any) -> None:
+    """Log in and "new tournament" are on the home page itself, not only in the menu or the list."""
+    html = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").get(reverse("home")).content.decode()
+    create = reverse("tournament-create")
+    assert f'id="home-new-tournament" href="{create}"' in html and "新建赛事" in html
+    assert f'id="home-log-in" href="{reverse("login")}?next={create}"' in html
+    client = Client()
+    client.force_login(django_user_model.objects.create_user("club-organizer", password="x-12345678"))
+    signed_in = client.get(reverse("home")).content.decode()
+    assert 'id="home-new-tournament"' in signed_in and 'id="home-log-in"' not in signed_in

@@ -466,13 +466,19 @@ def test_create_a_tournament_and_see_field_errors(client: Client) -> None:
     login(client, user)
     url = reverse("tournament-create")
     base = {"name": "秋季杯 Autumn Cup", "variant": "tractor", "decks": 2, "players_per_table": 4, "is_public": "on"}
-    html = client.post(url, {**base, "options": "{not json"}).content.decode()
-    assert "This is not valid JSON" in html
-    html = client.post(url, {**base, "options": '{"no_such_option": 1}'}).content.decode()
-    assert "Unknown rule option." in html and 'id="field-options"' in html
+    form = client.get(url).content.decode()
+    # the rule options are labelled fields with the variant's standard rules filled in, no JSON box
+    assert 'name="options"' not in form and "JSON" not in form
+    assert 'name="opt__tractor__throw_allowed"' in form and 'name="opt__chaodi__target_level"' in form
+    shown = {**base, "options_shown": "1", "opt__tractor__throw_allowed": "on", "opt__tractor__throw_forced": "lowest_card",
+             "opt__tractor__target_level": "J"}
+    html = client.post(url, {**shown, "opt__tractor__target_level": "Z"}).content.decode()
+    assert 'class="field has-error" id="field-opt__tractor__target_level"' in html
     html = client.post(url, {**base, "starts_on": "2026-05-02", "ends_on": "2026-05-01"}).content.decode()
     assert "The tournament cannot end before it starts." in html
-    response = client.post(url, {**base, "options": '{"throw_penalties": true}', "venue": "Hall"})
+    # another variant's fields are not read: only the chosen variant's changes are stored
+    response = client.post(url, {**shown, "opt__tractor__throw_penalties": "on", "opt__chaodi__throw_allowed": "",
+                                 "opt__chaodi__target_level": "K", "venue": "Hall"})
     tournament = Tournament.objects.get(name="秋季杯 Autumn Cup")
     assert response.status_code == 302 and response["Location"] == reverse("tournament-manage", args=[tournament.pk])
     assert tournament.owner == user and tournament.options == {"throw_penalties": True}

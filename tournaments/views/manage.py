@@ -68,7 +68,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         try:
             tournament = setup_services.tournament_create(owner=request.user, **form.cleaned_data)
         except ServiceError as exc:
-            add_service_errors(form, exc.field_errors)
+            add_service_errors(form, form.add_option_errors(exc.field_errors))
         else:
             messages.success(request, _("Tournament “%(name)s” created. Now add the teams.") % {"name": tournament.name})
             return redirect("tournament-manage", pk=tournament.pk)
@@ -113,7 +113,7 @@ def _manage_details(request: HttpRequest, tournament: Tournament) -> Any:
         try:
             setup_services.tournament_update(tournament=tournament, actor=_actor(request), **form.changes())
         except ServiceError as exc:
-            add_service_errors(form, exc.field_errors)
+            add_service_errors(form, form.add_option_errors(exc.field_errors))
         else:
             messages.success(request, _("Details saved."))
             return _back(tournament)
