@@ -57,7 +57,7 @@ NULL_NOTE = re.compile(r"\s*[（(]null[：:][^）)]*[）)]")
 def _label(spec: OptionSpec) -> str:
     zh = (get_language() or "").startswith("zh")
     text = (spec.help_zh if zh else spec.help_en) or spec.name.replace("_", " ")
-    return NULL_NOTE.sub("", text)
+    return NULL_NOTE.sub("", text).rstrip("。.")  # the form adds its own "：" after a label
 
 
 def _as_text(value: Any) -> str:
