@@ -17,6 +17,8 @@ urlpatterns = [
     path("tournaments/<int:pk>/standings/", public.tournament_standings, name="tournament-standings"),
     path("tournaments/<int:pk>/standings/<int:stage>/csv/", public.standings_csv, name="standings-csv"),
     path("tournaments/<int:pk>/manage/", manage.tournament_manage, name="tournament-manage"),
+    path("tournaments/<int:pk>/manage/settings/", manage.tournament_manage, {"part": "settings"},
+         name="tournament-manage-settings"),
     path("tournaments/<int:pk>/export/", manage.tournament_export, name="tournament-export"),
     path("matches/<int:pk>/", public.match_detail, name="match-detail"),
     path("matches/<int:pk>/score/", scoring.match_score, name="match-score"),

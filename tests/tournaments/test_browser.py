@@ -64,7 +64,7 @@ def test_an_organizer_creates_an_eight_team_tournament_and_starts_it(page: Any, 
     assert "The tournament has started" in page.content()
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
-    assert page.locator("#tables input.token-link").count() == 4  # four quarter-finals at four tables
+    assert page.locator("#tables a.token-link").count() == 4  # four quarter-finals at four tables
 
     page.get_by_role("link", name="Bracket").first.click()
     page.wait_for_url(re.compile(r"/tournaments/\d+/bracket/$"))

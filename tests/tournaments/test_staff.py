@@ -185,7 +185,7 @@ def test_the_organizer_invites_from_the_staff_page_and_copies_the_link(client: A
     assert invitation.role == "organizer"
     page = client.get(staff_url(tournament)).content.decode()
     link = reverse("staff-invite-accept", args=[staff.invitation_token(invitation)])
-    assert f'value="http://testserver{link}"' in page and "Copy the link" in page
+    assert f'href="http://testserver{link}"' in page and "Copy the link" in page
 
 
 def test_the_staff_page_lists_staff_and_past_invitations(client: Any, tournament: Tournament) -> None:

@@ -29,7 +29,7 @@ def test_an_organizer_revokes_and_reissues_a_table_link(page: Any, live_server: 
     log_in(page, base, "venue_browser")
     page.goto(f"{base}/tournaments/{tournament.pk}/manage/#venue-tables")
     row = page.locator("#venue-table-list tr[data-table='1']")
-    assert old.token in row.locator("input.token-link").input_value()
+    assert old.token in row.locator("a.token-link").get_attribute("href")
     page.screenshot(path="/tmp/dayd_manage_tables.png", full_page=False)
     page.once("dialog", lambda dialog: dialog.accept())
     row.get_by_role("button", name="Revoke").click()
@@ -38,7 +38,7 @@ def test_an_organizer_revokes_and_reissues_a_table_link(page: Any, live_server: 
     page.locator("#venue-table-list tr[data-table='1']").get_by_role("button", name="Reissue").click()
     page.wait_for_load_state()
     new = VenueTable.objects.get(tournament=tournament, number=1, revoked_at=None)
-    assert new.token in page.locator("#venue-table-list tr[data-table='1'] input.token-link").input_value()
+    assert new.token in page.locator("#venue-table-list tr[data-table='1'] a.token-link").get_attribute("href")
 
     response = page.goto(f"{base}/v/{old.token}/")
     assert response is not None and response.status == 404

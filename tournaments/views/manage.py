@@ -78,7 +78,11 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @idempotent_page(read_only_actions=("csv_preview",))
-def tournament_manage(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_manage(request: HttpRequest, pk: int, part: str = "day") -> HttpResponse:
+    """The organizer's page in two parts (issue 28): ``/manage/`` holds what is done on the day (check-in,
+    starting stages, tables and their links, confirmations, printing), ``/manage/settings/`` the rest
+    (CSV import, awards, staff, export, details). Both take every action; a form answered with its
+    errors is shown on the part that holds it."""
     tournament = organizer_tournament(request, pk)
     bound: dict[str, Any] = {}
     if request.method == "POST":
@@ -94,12 +98,21 @@ def tournament_manage(request: HttpRequest, pk: int) -> HttpResponse:
         if isinstance(answer, HttpResponse):
             return answer
         bound = answer
+        part = "settings" if action in SETTINGS_ACTIONS else "day"
         tournament.refresh_from_db()
-    return render(request, "tournaments/manage.html", _manage_context(request, tournament, bound))
+    context = _manage_context(request, tournament, bound)
+    context["part"] = part
+    return render(request, "tournaments/manage.html", context)
+
+
+SETTINGS_ACTIONS = frozenset({"details", "staff", "award", "csv_preview", "csv_import"})
+"""The actions whose forms are on the settings part of the manage page."""
+SETTINGS_ANCHORS = frozenset({"details", "staff", "award", "csv", "transfer"})
 
 
 def _back(tournament: Tournament, anchor: str = "") -> HttpResponseRedirect:
-    url = reverse("tournament-manage", args=[tournament.pk])
+    name = "tournament-manage-settings" if anchor in SETTINGS_ANCHORS else "tournament-manage"
+    url = reverse(name, args=[tournament.pk])
     return HttpResponseRedirect(f"{url}#{anchor}" if anchor else url)
 
 
@@ -116,7 +129,7 @@ def _manage_details(request: HttpRequest, tournament: Tournament) -> Any:
             add_service_errors(form, form.add_option_errors(exc.field_errors))
         else:
             messages.success(request, _("Details saved."))
-            return _back(tournament)
+            return _back(tournament, "details")
     return {"details_form": form}
 
 
@@ -484,6 +497,8 @@ def _manage_context(request: HttpRequest, tournament: Tournament, bound: dict[st
         "show_start": not_started and tournament.is_partnership and not stages,
         "awaiting": pages.awaiting_confirmation(tournament),
         "open_matches": open_matches, "links": links,
+        "links_open": [link for link in links if link["match"].status != Match.Status.FINISHED],
+        "links_done": [link for link in links if link["match"].status == Match.Status.FINISHED],
         "venue_tables": [{"row": row, "url": request.build_absolute_uri(reverse("venue-link", args=[row.live.token]))
                           if row.live else ""} for row in venue_selectors.venue_tables_of(tournament)], "seed_errors": [], "seed_values": {},
         "organizers": list(tournament.organizers.all()), "scorers": list(tournament.scorers.all()),
