@@ -3,13 +3,18 @@
 Seats and sides are stored 0-based (the API keeps them so); people see them the way players say
 them: seats 1–4 or the four winds (chosen per tournament), sides by their team names. Every page,
 printed sheet and message names a seat through :func:`seat_label` and a side through
-:func:`side_label` (in templates: ``{{ seat|seat_label:tournament }}``, ``{{ side|side_label:match }}``).
+:func:`side_label` (in templates: ``{{ seat|seat_label:tournament }}``, ``{{ side|side_label:match }}``);
+a seat with the player in it reads :func:`seat_player` everywhere: ``Seat 1 · Zhang Wei`` /
+``1号座位 · 张伟``, or ``East · Zhang Wei`` / ``东家 · 张伟`` (by the player, never by the team: the two
+seats of a team are told apart). The engine's own messages count seats 1–4 the same way
+(:mod:`variants.seats`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -68,6 +73,21 @@ def seat_short(tournament: Any, seat: Any) -> str:
         return (pgettext("seat letter", "E"), pgettext("seat letter", "S"), pgettext("seat letter", "W"),
                 pgettext("seat letter", "N"))[number]
     return str(number + 1)
+
+
+def seat_player(tournament: Any, seat: Any, name: Any = None) -> str:
+    """A seat and the player sitting in it, the one way pages, forms and sheets show both:
+    ``Seat 1 · Zhang Wei`` (``1号座位 · 张伟``), ``East · Zhang Wei`` (``东家 · 张伟``) for a tournament
+    that names seats by the winds; just the seat while nobody is named (``None``, ``""`` or ``—``)."""
+    label = capfirst(seat_label(tournament, seat))
+    if name is None or str(name).strip() in ("", "—"):
+        return label
+    return f"{label} · {name}"
+
+
+def seat_players(tournament: Any, names: Any) -> list[str]:
+    """:func:`seat_player` of every seat of ``names`` (the players in seat order)."""
+    return [seat_player(tournament, seat, name) for seat, name in enumerate(names)]
 
 
 def side_label(match: Any, side: Any) -> str:

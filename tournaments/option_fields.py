@@ -30,7 +30,7 @@ CHOICE_WORDS = {
     "no_trump": _("no trump"), "kitty_card": _("a card from the kitty"), "redeal": _("deal again"),
     "schedule": _("by the schedule"), "random": _("drawn at random"),
     "power_of_two": _("2 to the size of the play (2, 4, 16, 64)"), "by_cards": _("by the cards (1, 2, 4, 6 …)"),
-    "flat": _("×1"), "double": _("×2"),
+    "flat": _("×1 whatever the play"), "double": _("×2 whatever the play"),
     "dealer_side": _("the dealer's side wins"), "draw": _("a draw"), "deciding_hand": _("one deciding hand"),
     "S": "♠", "H": "♥", "C": "♣", "D": "♦",
 }

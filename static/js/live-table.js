@@ -12,6 +12,8 @@
   }
   function chips(text) { return (text || "").split(/\s+/).filter(Boolean).map(chip).join(" "); }
   function esc(t) { var d = document.createElement("div"); d.textContent = t; return d.innerHTML; }
+  // Seats are 0-based in the state; people read them 1–4 (or the winds) with the player (W.seat_labels).
+  function seatName(s) { return (W.seat_labels && W.seat_labels[s]) || (W.seat + " " + (s + 1)); }
   function show(st) {
     root.dataset.version = st.version + "/" + (st.hand ? st.hand.version : 0);
     var summary = [esc(st.variant), W.hands + ": " + st.hands_played];
@@ -20,7 +22,7 @@
     var h = st.hand, seats = document.getElementById("live-seats");
     if (h) {
       summary.push(W.hand + " " + h.number, W.trump + ": " + (h.trump ? SYM[h.trump] : "NT") + (h.level ? " " + h.level : ""));
-      if (h.dealer !== null && h.dealer !== undefined) summary.push(W.dealer + ": " + W.seat + " " + h.dealer);
+      if (h.dealer !== null && h.dealer !== undefined) summary.push(W.dealer + ": " + esc(seatName(h.dealer)));
     }
     document.getElementById("live-summary").innerHTML = summary.join(" · ");
     var trick = document.getElementById("live-trick");
@@ -28,14 +30,14 @@
     else if (h.trick) {
       var t = h.trick;
       trick.textContent = W.trick + " " + t.number + (t.winner !== null && t.winner !== undefined
-        ? " · " + W.seat + " " + t.winner + " " + W.wins + " (+" + t.points + ")" : "");
+        ? " · " + seatName(t.winner) + " " + W.wins + " (+" + t.points + ")" : "");
     } else trick.textContent = W.trick + " 1";
     var html = "";
-    st.seats.forEach(function (name, s) {
+    st.seats.forEach(function (_name, s) {
       var onTable = "";
       if (h && h.trick) h.trick.plays.forEach(function (p) { if (p.seat === s) onTable = chips(p.forced || p.cards); });
       var toPlay = h && h.next_seat === s;
-      html += '<div class="live-seat' + (toPlay ? " to-play" : "") + '" data-seat="' + s + '"><h3>' + W.seat + " " + s + " · " + esc(name) +
+      html += '<div class="live-seat' + (toPlay ? " to-play" : "") + '" data-seat="' + s + '"><h3>' + esc(seatName(s)) +
         (toPlay ? " <small>" + W.to_play + "</small>" : "") + "</h3>" +
         '<div class="on-table">' + onTable + "</div>" +
         (h ? '<p class="points">' + h.points[s] + " " + W.points + '</p><p class="played">' + chips(h.played[s].join(" ")) + "</p>" : "") +

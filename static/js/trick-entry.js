@@ -24,7 +24,9 @@
     else if (data.detail) out.push(data.detail);
     return out.join(" ");
   }
-  function seatName(s) { return W.seat + " " + s + (cfg.seats[s] ? " · " + cfg.seats[s] : ""); }
+  // Seats are 0-based in the API; people read them 1–4 (or the winds) with the player: "Seat 1 · Zhang Wei".
+  function seatNo(s) { return s + 1; }
+  function seatName(s) { return (cfg.seat_labels && cfg.seat_labels[s]) || (W.seat + " " + seatNo(s)); }
 
   function showFacts() {
     $("facts-panel").hidden = false; $("play-panel").hidden = true;
@@ -34,7 +36,7 @@
       $("f-trump").value = f.trump || "NT";
       if ($("f-bid") && f.bid !== undefined) $("f-bid").value = f.bid;
       $("f-buried").value = f.buried || "";
-      $("f-declarations").value = (f.declarations || []).map(function (d) { return d.seat + ": " + d.cards; }).join("\n");
+      $("f-declarations").value = (f.declarations || []).map(function (d) { return seatNo(d.seat) + ": " + d.cards; }).join("\n");
       $("facts-save").textContent = $("facts-save").textContent;
     }
   }
@@ -45,7 +47,7 @@
     if ($("f-buried").value.trim()) facts.buried = $("f-buried").value.trim();
     var decl = $("f-declarations").value.split("\n").map(function (l) { return l.trim(); }).filter(Boolean);
     if (decl.length) facts.declarations = decl.map(function (l) {
-      var parts = l.split(":"); return { seat: parseInt(parts[0], 10), cards: (parts[1] || "").trim() };
+      var parts = l.split(":"); return { seat: parseInt(parts[0], 10) - 1, cards: (parts[1] || "").trim() };  // typed 1–4
     });
     return facts;
   }
@@ -80,7 +82,7 @@
     tricks.forEach(function (t, i) {
       if (t.winner === null || t.winner === undefined) return;
       var li = document.createElement("li");
-      li.textContent = t.plays.map(function (p) { return p.seat + ": " + p.cards; }).join(" | ") + " — " + seatName(t.winner) + " " + W.wins + (t.points ? " (+" + t.points + ")" : "");
+      li.textContent = t.plays.map(function (p) { return seatNo(p.seat) + ": " + p.cards; }).join(" | ") + " — " + seatName(t.winner) + " " + W.wins + (t.points ? " (+" + t.points + ")" : "");
       done.appendChild(li);
     });
     $("finish-panel").hidden = !der.complete;

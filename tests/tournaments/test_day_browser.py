@@ -142,7 +142,7 @@ def test_the_calculator_works_without_javascript(browser: Any, live_server: Any,
     page.locator("#calculator button[type=submit]").click()
     page.wait_for_load_state()
     result = page.locator("#result").inner_text()
-    expected = "第 0 方升 1 级：3 → 4。" if page.lang == "zh" else "Side 0 goes up 1 level: 3 → 4."
+    expected = "第 1 方升 1 级：3 → 4。" if page.lang == "zh" else "Side 1 goes up 1 level: 3 → 4."
     assert expected in result
     for word in ("True", "None", "kitty_bonus", "gaining_side"):
         assert word not in result
@@ -165,7 +165,7 @@ def test_the_calculator_switches_variant_at_once_with_javascript(page: Any, live
     page.check("#calculator [name=dealer_won_last_trick]")
     page.locator("#calculator button[type=submit]").click()
     page.locator("#result table").wait_for()
-    assert "The dealer (seat 0) gets" in page.locator("#result").inner_text()
+    assert "The dealer (seat 1) gets" in page.locator("#result").inner_text()
     shot(page, "calculator-red-five")
 
 

@@ -33,7 +33,7 @@ from tournaments.documents.base import (
     trump_label,
     yes_no,
 )
-from tournaments.labels import partners_note, seat_label, seat_short
+from tournaments.labels import partners_note, seat_label, seat_player, seat_short
 from tournaments.models import (
     HandRecord,
     Match,
@@ -145,25 +145,31 @@ def sheet_columns(rules: ScoringRules, seat_labels: Sequence[str], side_labels: 
     return cols
 
 
-def hand_values(hand: HandRecord, rules: ScoringRules) -> dict[str, Any]:
-    """A recorded hand's figures by column key."""
+def hand_values(hand: HandRecord, rules: ScoringRules, tournament: Any = None) -> dict[str, Any]:
+    """A recorded hand's figures by column key; seats as people read them (``1``–``4``, or the winds'
+    letters for ``tournament`` naming seats by them), never the stored 0-based numbers."""
     outcome, result = hand.outcome or {}, hand.result or {}
+
+    def seat(value: Any) -> str:
+        return "" if value is None or value == "" else seat_short(tournament, value)
+
     values: dict[str, Any] = {"number": hand.number}
     if isinstance(rules, PartnershipRules):
         last = outcome.get("last_trick") or {}
         levels = (result.get("state") or {}).get("levels") or ["", ""]
-        values.update(dealer=hand.dealer, trump=trump_label(hand.trump),
+        values.update(dealer=seat(hand.dealer), trump=trump_label(hand.trump),
                       attackers_points=outcome.get("attackers_points", ""), kitty_points=outcome.get("kitty_points", ""),
                       last_winner={"dealer": "D", "attackers": "A"}.get(last.get("winner"), ""),
                       last_largest=last.get("largest") or "", throw_penalties=outcome.get("throw_penalties", ""),
                       a_first=yes_no(outcome.get("a_first_trick")), a_last=yes_no(outcome.get("a_last_trick")),
                       level_0=levels[0], level_1=levels[1])
     elif isinstance(rules, RedFiveRules):
-        values.update(dealer=outcome.get("dealer", hand.dealer), bid=outcome.get("bid", ""),
+        values.update(dealer=seat(outcome.get("dealer", hand.dealer)), bid=outcome.get("bid", ""),
                       trump=trump_label(outcome.get("trump", "")),
                       dealer_points=outcome.get("dealer_points", ""), kitty_points=outcome.get("kitty_points", ""),
                       dealer_last=yes_no(outcome.get("dealer_won_last_trick")),
-                      red_fives=", ".join(f"{c.get('won_by')}→{c.get('played_by')}" for c in outcome.get("red_fives", [])))
+                      red_fives=", ".join(f"{seat(c.get('won_by'))}→{seat(c.get('played_by'))}"
+                                          for c in outcome.get("red_fives", [])))
         for seat, value in enumerate(result.get("game_points") or []):
             values[f"gp_{seat}"] = signed(value)
     elif isinstance(rules, YongzhouRules):
@@ -171,13 +177,14 @@ def hand_values(hand: HandRecord, rules: ScoringRules) -> dict[str, Any]:
             values[f"points_{seat}"] = value
         for seat, value in enumerate(result.get("net") or []):
             values[f"net_{seat}"] = signed(value)
-        values["declarer"] = outcome.get("declarer", "")
+        values["declarer"] = seat(outcome.get("declarer"))
     return values
 
 
-def sheet_rows(columns: Sequence[Column], hands: Iterable[HandRecord], rules: ScoringRules) -> list[list[Any]]:
+def sheet_rows(columns: Sequence[Column], hands: Iterable[HandRecord], rules: ScoringRules,
+               tournament: Any = None) -> list[list[Any]]:
     """The recorded hands, one row of figures each."""
-    return [[values.get(c.key, "") for c in columns] for values in (hand_values(h, rules) for h in hands)]
+    return [[values.get(c.key, "") for c in columns] for values in (hand_values(h, rules, tournament) for h in hands)]
 
 
 def hand_rows_for(rules: ScoringRules, stage: Stage | None) -> int:
@@ -213,11 +220,11 @@ def sheet_for(match: Match, rules: ScoringRules, base_url: str) -> Sheet:
         signatures = [s["name"] for s in sides]
     else:
         side_labels = []
-        signatures = [f"{seat_short(match.stage.tournament, s['number'])} · {s['name']}" for s in seats]
+        signatures = [seat_player(match.stage.tournament, s["number"], s["name"]) for s in seats]
     seat_labels = [f"{seat_short(match.stage.tournament, s['number'])} {s['name']}" for s in seats]
     columns = sheet_columns(rules, seat_labels, side_labels)
     link = base_url + table_link_path(match.scorer_token)
-    rows = sheet_rows(columns, match.hands.all(), rules)
+    rows = sheet_rows(columns, match.hands.all(), rules, match.stage.tournament)
     return Sheet(variant=rules.variant, rules=rules, columns=columns,
                  rows=rows,
                  blank_rows=max(hand_rows_for(rules, match.stage) - len(rows), 2), seats=seats, sides=sides, match=match, round_name=selectors.round_label(match.round.name)

@@ -38,6 +38,7 @@ from gameplay.record import (
 )
 from tournaments.errors import ServiceError
 from tournaments.models import PARTNERSHIP_VARIANTS, HandRecord, Match, Stage, Tournament, TrickDraft
+from tournaments.selectors.matches import seat_names
 from tournaments.services.common import Actor, audit, lock_match
 from tournaments.services.hands import HandOutcome, check_playable, hand_record, initial_state
 from tournaments.services.table_hands import table_hand_record
@@ -437,7 +438,7 @@ def live_state(match: Match) -> dict[str, Any]:
     if _is_table(match):
         names = [s.entry.name for s in match.seats.select_related("entry__team", "entry__player").order_by("seat")]
     else:
-        names = [match.entry(s % 2).name if match.entry(s % 2) else "—" for s in range(4)]  # type: ignore[union-attr]
+        names = seat_names(match)  # by the player in the seat: a team's two seats are told apart
     state = match.state or {}
     out: dict[str, Any] = {
         "match": match.pk, "key": match.key, "variant": tournament.variant, "tournament": tournament.name,

@@ -23,6 +23,12 @@ def seat_short(seat: Any, tournament: Any) -> str:
     return labels.seat_short(tournament, seat)
 
 
+@register.simple_tag
+def seat_player(tournament: Any, seat: Any, name: Any = None) -> str:
+    """``{% seat_player tournament seat name %}`` → ``Seat 1 · Zhang Wei`` / ``东家 · 张伟``."""
+    return labels.seat_player(tournament, seat, name)
+
+
 @register.filter
 def side_label(side: Any, match: Any) -> str:
     """``{{ side|side_label:match }}`` → the side's team name (``side 1`` while it is empty)."""

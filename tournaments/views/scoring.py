@@ -29,7 +29,7 @@ from tournaments.forms import (
     YongzhouHandForm,
     add_service_errors,
 )
-from tournaments.labels import hand_saved_message
+from tournaments.labels import hand_saved_message, seat_players
 from tournaments.models import PARTNERSHIP_VARIANTS, Match, Tournament
 from tournaments.permissions import can_score_match, is_organizer, is_scorer
 from tournaments.selectors import pages
@@ -85,8 +85,8 @@ def _hand_form(match: Match, rules: PartnershipRules | None, data: QueryDict | N
                     throw_penalties=bool(rules and rules.throw_penalties),
                     initial={"version": match.version})  # nothing that changes the result is preset
     if "dealer" in form.fields:
-        seats = selectors.seat_names(match)
-        form.fields["dealer"].choices = [(seat, f"{seat} · {seats[seat]}") for seat in range(4)]
+        form.fields["dealer"].choices = list(enumerate(seat_players(match.stage.tournament,
+                                                                    selectors.seat_names(match))))
     return form
 
 

@@ -24,13 +24,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from rules_web.referee_views import PICKER
 from rules_web.replay_views import hand_from_record, render_replay
-from tournaments.labels import seat_label
+from tournaments.labels import seat_player, seat_players
 from tournaments.models import Match
 from tournaments.permissions import can_view, is_scorer
 from tournaments.selectors import seat_names
@@ -64,11 +63,12 @@ def _entry_context(match: Match, token: str | None, back_url: str) -> dict[str, 
         "tournament": tournament, "match": match, "picker": PICKER, "back_url": back_url,
         "config": {"api": f"/api/v1/matches/{match.pk}/trick-entry/", "token": token or "",
                    "variant": tournament.variant, "seats": state["seats"], "hands_played": match.hands_played,
+                   "seat_labels": seat_players(tournament, state["seats"]),
                    "partnership": tournament.is_partnership, "words": words,
                    "live": reverse("match-live", args=[match.pk])},
         "first_hand": not match.hands_played, "state": state, "known_dealer": known_dealer,
         "known_dealer_label": "" if known_dealer is None else
-        f"{capfirst(seat_label(tournament, known_dealer))} · {seat_names(match)[int(known_dealer)]}",
+        seat_player(tournament, known_dealer, seat_names(match)[int(known_dealer)]),
     }
 
 
@@ -112,10 +112,13 @@ def _visible_match(request: HttpRequest, pk: int) -> Match:
 @require_safe
 def live_page(request: HttpRequest, pk: int) -> HttpResponse:
     match = _visible_match(request, pk)
+    state = svc.live_state(match)
     return render(request, "tournaments/live.html", {
         "tournament": match.stage.tournament, "match": match, "big": request.GET.get("big") == "1",
-        "state": svc.live_state(match), "stream_url": reverse("match-live-stream", args=[pk]),
+        "state": state, "stream_url": reverse("match-live-stream", args=[pk]),
         "words": {"seat": _("Seat"), "hand": _("Hand"), "trick": _("Trick"), "to_play": _("to play"),
+                  # the seats as people read them, with their players ("Seat 1 · Zhang Wei", "东家 · 张伟")
+                  "seat_labels": seat_players(match.stage.tournament, state["seats"]),
                   "points": _("points"), "levels": _("Levels"), "totals": _("Totals"), "trump": _("Trump"),
                   "dealer": _("Dealer"), "waiting": _("Waiting for the next hand to be entered."),
                   "live": _("live"), "reconnecting": _("reconnecting…"), "wins": _("wins the trick"),
