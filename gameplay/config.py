@@ -24,7 +24,8 @@ class HandConfig:
     None means the first hand of a match (the first declarer becomes the dealer, 争庄).
     ``start_seat`` is the seat dealt to first (yongzhou-300: the last hand's winner; it leads when
     nobody declares). ``first_bidder`` is red-five's first bidder (None: seat 0, or a random seat
-    with the ``first_bidder="random"`` option).
+    with the ``first_bidder="random"`` option; the hand then keeps the drawn seat in its config, so its
+    log replays without the seed).
     """
 
     variant: str

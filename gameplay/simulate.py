@@ -174,14 +174,17 @@ def make_hand(variant: str, seed: int, *, decks: int | None = None, players: int
     return Hand(config, rng=random.Random(seed))
 
 
-def independent_config(variant: str, index: int, players: int) -> dict[str, Any]:
-    """State and seats of hand ``index`` of a run of independent hands (deal rotating)."""
+def independent_config(variant: str, index: int, players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """State and seats of hand ``index`` of a run of independent hands (deal rotating; red five's first
+    bidder rotating too, unless ``options`` ask for a random one)."""
     spec = variants.get(variant)
     if spec.partnership:
         first = spec.first_level_name
         assert first is not None
         return {"state": MatchState(levels=(first, first), dealer=index % 4, hands_played=1)}
     if spec.declaring is Declaring.BIDDING:
+        if (options or {}).get("first_bidder") == "random":
+            return {}  # drawn by the hand, and kept in its log's config
         return {"first_bidder": index % players}
     return {"start_seat": index % players}
 
@@ -231,7 +234,7 @@ def simulate_hand(variant: str, seed: int, index: int, bots: Sequence[str], *, d
     hs = hand_seed(seed, index)
     n = players or 4
     names = seat_bots(variant, n, bots)
-    conf = independent_config(variant, index, n)
+    conf = independent_config(variant, index, n, options)
     if variants.get(variant).settlement is Settlement.YONGZHOU:  # sessions: the winner deals next
         if start_seat is None:
             start_seat = 0

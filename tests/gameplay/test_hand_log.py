@@ -138,3 +138,34 @@ def test_a_redealt_first_hand_replays() -> None:
     check_hand(hand, referee=True)
     assert [e.kind for e in hand.log].count("redeal") >= 1
     assert hand.new_state is not None and hand.new_state.hands_played == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_random_first_bidder_is_kept_in_the_log_and_replays(seed: int) -> None:
+    """Red five with ``first_bidder="random"``: the drawn seat is stored in the log's config, so the dumped
+    log replays to the very same hand (events and result), as JSON and as text notation, without the seed."""
+    from gameplay.bots import make_bot
+    from gameplay.simulate import make_hand, play_out
+
+    hand = make_hand("red-five", 40 + seed, options={"first_bidder": "random"})
+    play_out(hand, [make_bot("random", __import__("random").Random(seed * 4 + s)) for s in range(4)])
+    data = json.loads(hand.dumps())
+    assert data["config"]["first_bidder"] == hand.first_bidder
+    assert data["config"]["options"] == {"first_bidder": "random"}
+    bids = [e for e in data["events"] if e["kind"] in ("bid", "pass")]
+    assert bids[0]["seat"] == hand.first_bidder
+    for again in (replay(hand.dumps()), replay(log_from_text(log_text(data)))):
+        assert again.log == hand.log and again.to_json() == data
+        assert again.result == hand.result and again.outcome == hand.outcome
+
+
+def test_a_random_first_bidder_is_drawn_across_simulated_hands() -> None:
+    """``simulate_hand`` lets the hand draw the first bidder when the option asks for it (else it rotates):
+    the seats vary, and every simulated log replays."""
+    seats = set()
+    for index in range(8):
+        data = logged("red-five", 11, index, options={"first_bidder": "random"})
+        seats.add(data["config"]["first_bidder"])
+        assert replay(data).to_json() == data
+    assert len(seats) > 1
+    assert logged("red-five", 11, 3)["config"]["first_bidder"] == 3  # the schedule: seat index % 4

@@ -72,3 +72,16 @@ def test_chaodi_replay_shows_the_kitty_as_dealt(client: Client) -> None:
     zh = client.get("/replay/", {"variant": "chaodi", "seed": "7"}, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "亮底（原始底牌，所有人可见）" in zh
     assert 'class="replay-kitty-shown"' not in client.get("/replay/", {"variant": "tractor", "seed": "7"}).content.decode()
+
+
+def test_a_red_five_log_with_a_random_first_bidder_shows_the_same_hand(client: Client) -> None:
+    """The drawn first bidder travels in the log's config: the pasted log shows the hand as played."""
+    log = simulate_hand("red-five", 5, 2, ["heuristic", "random"], keep_log=True,
+                        options={"first_bidder": "random"})["log"]
+    assert log["config"]["first_bidder"] is not None
+    r = client.post("/replay/", {"log": json.dumps(log)})
+    assert r.status_code == 200, r.content.decode()[:500]
+    html = r.content.decode()
+    assert "trick-1" in html and "differs" not in html and "refused" not in html
+    bid = next(e for e in log["events"] if e["kind"] == "bid")
+    assert f"{bid['value']}" in html
