@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -24,11 +24,26 @@ from tournaments.option_fields import (
 from tournaments.option_fields import groups as option_groups
 from variants import SUIT_SYMBOLS, SUITS
 
+if TYPE_CHECKING:
+    from django.core.files.uploadedfile import UploadedFile
+    from django.utils.datastructures import MultiValueDict
+
 SEAT_CHOICES = [(0, "0"), (1, "1"), (2, "2"), (3, "3")]
 SUIT_CHOICES = [(suit, SUIT_SYMBOLS[suit]) for suit in reversed(SUITS)]  # ♠ ♥ ♣ ♦
 LARGEST_CHOICES = [(1, _("single")), (2, _("pair")), (4, _("2-pair tractor")), (6, _("3-pair tractor")),
                    (8, _("4-pair tractor"))]
 YES_NO = [("yes", _("yes")), ("no", _("no"))]
+
+FieldT = TypeVar("FieldT", bound=forms.Field)
+
+
+def form_field(form: forms.BaseForm, name: str, kind: type[FieldT]) -> FieldT:
+    """The form's field ``name`` as the kind of field it is (``form.fields`` holds plain ``Field`` objects for the
+    type checker), to set its choices or queryset."""
+    field = form.fields[name]
+    if not isinstance(field, kind):
+        raise TypeError(f"{name} is a {type(field).__name__}, not a {kind.__name__}")
+    return field
 
 
 class BigRadio(forms.RadioSelect):
@@ -222,7 +237,8 @@ class StartForm(forms.Form):
             self.fields[name].required = False
 
     def clean(self) -> dict[str, Any]:
-        d = super().clean()
+        super().clean()
+        d = self.cleaned_data
         d["format"] = d.get("format") or Stage.Format.SINGLE_ELIMINATION
         d["grand_final"] = d.get("grand_final") or "single"
         d["absent"] = d.get("absent") or "withdraw"
@@ -262,10 +278,12 @@ class StageForm(forms.Form):
                    (Stage.Format.SWISS, _("Swiss")), (Stage.Format.ROUND_ROBIN, _("round robin"))]
     INDIVIDUAL = [(Stage.Format.TABLE_ROUNDS, _("individual table rounds"))]
 
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        super().__init__(*args, prefix="stage", **kwargs)
+    def __init__(self, data: Mapping[str, Any] | None = None,
+                 files: MultiValueDict[str, UploadedFile[Any]] | None = None, *,
+                 tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(data, files, prefix="stage", **kwargs)
         partnership = tournament.is_partnership
-        self.fields["format"].choices = self.PARTNERSHIP if partnership else self.INDIVIDUAL
+        form_field(self, "format", forms.ChoiceField).choices = self.PARTNERSHIP if partnership else self.INDIVIDUAL
         self.fields["format"].initial = Stage.Format.SWISS if partnership else Stage.Format.TABLE_ROUNDS
         self.fields["tiebreaks"].help_text = _("Separated by commas, e.g. “%(example)s”. Empty: the standard order. "
                                                "Choose from: %(allowed)s.") % {
@@ -273,7 +291,7 @@ class StageForm(forms.Form):
             "allowed": tiebreak_help(not partnership)}
         if partnership:
             del self.fields["hands_per_table"]
-            self.fields["source_stage"].queryset = tournament.stages.order_by("number")
+            form_field(self, "source_stage", forms.ModelChoiceField).queryset = tournament.stages.order_by("number")
         else:
             for name in ("qualifiers", "source_stage", "seeding", "third_place", "grand_final"):
                 del self.fields[name]
@@ -309,7 +327,8 @@ class CsvForm(forms.Form):
                            widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false", "class": "mono"}))
 
     def clean(self) -> dict[str, Any]:
-        d = super().clean()
+        super().clean()
+        d = self.cleaned_data
         upload = d.get("file")
         if upload:
             d["data"] = upload.read()
@@ -343,7 +362,7 @@ class AwardForm(forms.Form):
 
     def __init__(self, *args: Any, matches: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["match"].choices = [
+        form_field(self, "match", forms.ChoiceField).choices = [
             (m.pk, f"{m.table or '—'} · {m.key}: {m.entry0} v {m.entry1}") for m in matches
         ]
 
@@ -406,7 +425,7 @@ class HandForm(forms.Form):
         super().__init__(*args, **kwargs)
         if first_hand:
             self.fields["dealer"].required = True
-            self.fields["dealer"].choices = [(seat, seat_short(tournament, seat)) for seat, _label in SEAT_CHOICES]
+            form_field(self, "dealer", forms.ChoiceField).choices = [(seat, seat_short(tournament, seat)) for seat, _label in SEAT_CHOICES]
         else:
             del self.fields["dealer"]
         if not ask_a_tricks:
@@ -445,7 +464,8 @@ class HandForm(forms.Form):
         return fields
 
     def clean(self) -> dict[str, Any]:
-        d = super().clean()
+        super().clean()
+        d = self.cleaned_data
         if d.get("last_trick_winner") == "attackers" and d.get("last_trick_largest") is None:
             self.add_error("last_trick_largest", _("The attackers won the last trick: say how large its winning "
                                                    "play was (the kitty counts by it)."))
@@ -548,7 +568,7 @@ class RedFiveHandForm(TableHandForm):
 
     def __init__(self, *args: Any, decks: int = 2, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["dealer"].choices = self.seat_choices
+        form_field(self, "dealer", forms.ChoiceField).choices = self.seat_choices
         self.decks = decks
         choices = [("", "—"), *self.seat_choices]
         for i in range(decks):
@@ -559,7 +579,8 @@ class RedFiveHandForm(TableHandForm):
                 label=_("… won by"), choices=choices, coerce=int, empty_value=None, required=False)
 
     def clean(self) -> dict[str, Any]:
-        d = super().clean()
+        super().clean()
+        d = self.cleaned_data
         for i in range(self.decks):
             played, won = d.get(f"red_five_{i}_played_by"), d.get(f"red_five_{i}_won_by")
             if (played is None) != (won is None):
@@ -587,7 +608,7 @@ class YongzhouHandForm(TableHandForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["declarer"].choices = self.seat_choices
+        form_field(self, "declarer", forms.ChoiceField).choices = self.seat_choices
         for seat, name in self.seats:
             self.fields[f"points_{seat}"] = forms.IntegerField(
                 label=_("Points of %(seat)s (%(name)s)") % {"seat": seat_label(self.tournament, seat), "name": name},

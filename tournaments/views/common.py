@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django_htmx.middleware import HtmxDetails
 
 from config.i18n import core_lang
 from scoring.rules import PartnershipRules, scoring_rules, split_options
@@ -20,6 +21,13 @@ from tournaments.services.hands import initial_state
 from variants import Settlement
 
 HTMX_STOP_POLLING = 286
+
+
+class HtmxHttpRequest(HttpRequest):
+    """The request type of the views that read ``request.htmx``: django-htmx's middleware (config/settings)
+    sets it on every request; only the type checker needs this class (django-htmx's documented idiom)."""
+
+    htmx: HtmxDetails
 
 
 def visible_tournament(request: HttpRequest, pk: int) -> Tournament:
@@ -41,7 +49,7 @@ def roles(request: HttpRequest, tournament: Tournament) -> dict[str, bool]:
     return {"is_organizer": organizer, "is_scorer": organizer or is_scorer(request.user, tournament)}
 
 
-def stop_polling_when(request: HttpRequest, response: HttpResponse, done: bool) -> HttpResponse:
+def stop_polling_when(request: HtmxHttpRequest, response: HttpResponse, done: bool) -> HttpResponse:
     """htmx stops polling when it receives status 286: nothing changes any more."""
     if done and request.htmx:
         response.status_code = HTMX_STOP_POLLING

@@ -30,6 +30,7 @@ from tournaments.permissions import can_view, is_organizer
 from tournaments.services import Actor, pdf_cache
 from tournaments.services import print_jobs as print_job_services
 from tournaments.services import printing as printing_services
+from tournaments.views.common import HtmxHttpRequest
 
 T = TypeVar("T")
 
@@ -302,7 +303,7 @@ def print_job_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @idempotent_page
-def print_job_create(request: HttpRequest, pk: int) -> HttpResponse:
+def print_job_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Start a bulk run: ``kind`` (score-sheets, table-cards, seating, standings, bracket, blank-sheets)
     with ``round``, ``stage`` or ``count``. Answers with the job list (htmx) or back to the page."""
     tournament = _tournament(request, pk)
@@ -315,13 +316,13 @@ def print_job_create(request: HttpRequest, pk: int) -> HttpResponse:
         job = printing_services.print_job_create(tournament=tournament, kind=kind, params=params, user=request.user,
                                     base_url=docs.site_url(request))
     except (docs.DocumentError, ValueError) as exc:
-        if request.htmx:  # type: ignore[attr-defined]
+        if request.htmx:
             # 200: htmx swaps only successful answers in; the list shows the error above the files
             return render(request, "tournaments/print/_jobs.html", {**_jobs_context(tournament), "error": str(exc)})
         messages.error(request, str(exc))
         return HttpResponseRedirect(reverse("print-jobs", args=[pk]))
     job.refresh_from_db()
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return render(request, "tournaments/print/_jobs.html", _jobs_context(tournament))
     if job.status == PrintJob.Status.FAILED:
         messages.error(request, _("“%(t)s” failed: %(e)s") % {"t": job.title, "e": job.error})
@@ -334,7 +335,7 @@ def print_job_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @idempotent_page
-def print_job_retry(request: HttpRequest, job_id: int) -> HttpResponse:
+def print_job_retry(request: HtmxHttpRequest, job_id: int) -> HttpResponse:
     """Queue a failed job again ("Try again" on the print page)."""
     job = get_object_or_404(PrintJob.objects.select_related("tournament"), pk=job_id)
     tournament = _tournament(request, job.tournament_id)
@@ -346,22 +347,24 @@ def print_job_retry(request: HttpRequest, job_id: int) -> HttpResponse:
         raise PermissionDenied(str(exc)) from exc
     except ServiceError as exc:
         messages.error(request, " ".join(m for errors in exc.field_errors.values() for m in errors))
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return render(request, "tournaments/print/_jobs.html", _jobs_context(tournament))
     return HttpResponseRedirect(reverse("print-jobs", args=[tournament.pk]))
 
 
 def _job_detail(job: PrintJob) -> str:
     """The round of a per-round bulk job, for its file name."""
-    round_ = Round.objects.select_related("stage").filter(pk=_int(job.params.get("round")),
-                                                           stage__tournament=job.tournament).first()
+    round_pk = _int(job.params.get("round"))
+    if round_pk is None:
+        return ""
+    round_ = Round.objects.select_related("stage").filter(pk=round_pk, stage__tournament=job.tournament).first()
     if round_ is None:
         return ""
     return f"stage {round_.stage.number} round {round_.number}" if round_.stage.number > 1 else f"round {round_.number}"
 
 
 @_guarded
-def print_job_download(request: HttpRequest, job_id: int) -> HttpResponse:
+def print_job_download(request: HttpRequest, job_id: int) -> FileResponse:
     job = get_object_or_404(PrintJob.objects.select_related("tournament"), pk=job_id)
     if not can_view(request.user, job.tournament):
         raise Http404(_("No such file."))

@@ -18,6 +18,7 @@ from tournaments.selectors import pages, people
 from tournaments.selectors.stamps import changes_stamp
 from tournaments.services import transfer as transfer_services
 from tournaments.views.common import (
+    HtmxHttpRequest,
     match_context,
     roles,
     stop_polling_when,
@@ -62,7 +63,7 @@ def _stage_summary(stage: Stage) -> dict[str, Any]:
 
 
 @require_safe
-def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_bracket(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Every match, round by round: the bracket of an elimination, the rounds of the other formats."""
     tournament = visible_tournament(request, pk)
     stages = [{"stage": stage, "columns": pages.bracket_columns(stage)}
@@ -89,7 +90,7 @@ def tournament_changes(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_safe
-def tournament_tables(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_tables(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     tournament = visible_tournament(request, pk)
     template = "tournaments/_tables.html" if request.htmx else "tournaments/tables.html"
     return render(request, template, {"tournament": tournament, "tables": pages.tables_with_seats(tournament),
@@ -98,7 +99,7 @@ def tournament_tables(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_safe
-def tournament_standings(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_standings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     tournament = visible_tournament(request, pk)
     template = "tournaments/_standings.html" if request.htmx else "tournaments/standings.html"
     response = render(request, template, {"tournament": tournament, "tables": _standings_tables(tournament)})
@@ -139,7 +140,7 @@ def standings_csv(request: HttpRequest, pk: int, stage: int) -> HttpResponse:
 
 
 @require_safe
-def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_detail(pk)
     if match is None or not can_view(request.user, match.stage.tournament):
         raise Http404(_("No such match."))

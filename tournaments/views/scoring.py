@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -28,6 +29,7 @@ from tournaments.forms import (
     TableHandForm,
     YongzhouHandForm,
     add_service_errors,
+    form_field,
 )
 from tournaments.labels import hand_saved_message, seat_players
 from tournaments.models import PARTNERSHIP_VARIANTS, Match, Tournament
@@ -39,6 +41,7 @@ from tournaments.services.corrections import CorrectionPreview, correction_previ
 from tournaments.services.figures import Figures
 from tournaments.services.hands import initial_state, score_hand
 from tournaments.views.common import (
+    HtmxHttpRequest,
     is_individual,
     match_context,
     partnership_rules,
@@ -51,7 +54,7 @@ from variants import Settlement
 @login_required
 @require_http_methods(["GET", "POST"])
 @idempotent_page(read_only_actions=("preview", "correct_preview"))
-def match_score(request: HttpRequest, pk: int) -> HttpResponse:
+def match_score(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_detail(pk)
     if match is None:
         raise Http404(_("No such match."))
@@ -62,7 +65,7 @@ def match_score(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @idempotent_page(read_only_actions=("preview", "correct_preview"))
-def table_link(request: HttpRequest, token: str) -> HttpResponse:
+def table_link(request: HtmxHttpRequest, token: str) -> HttpResponse:
     match = pages.match_for_token(token)
     if match is None:
         raise Http404(_("No such table link."))
@@ -85,7 +88,7 @@ def _hand_form(match: Match, rules: PartnershipRules | None, data: QueryDict | N
                     throw_penalties=bool(rules and rules.throw_penalties),
                     initial={"version": match.version})  # nothing that changes the result is preset
     if "dealer" in form.fields:
-        form.fields["dealer"].choices = list(enumerate(seat_players(match.stage.tournament,
+        form_field(form, "dealer", forms.ChoiceField).choices = list(enumerate(seat_players(match.stage.tournament,
                                                                     selectors.seat_names(match))))
     return form
 
@@ -138,7 +141,7 @@ def _describe(match: Match, result: dict[str, Any], dealer: int) -> dict[str, An
     }
 
 
-def _score(request: HttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
+def _score(request: HtmxHttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
     tournament = match.stage.tournament
     seen = request.GET.get("seen", "")
     if request.method == "GET" and request.htmx and seen.isdigit():
@@ -325,7 +328,7 @@ def _describe_table(match: Match, result: dict[str, Any]) -> dict[str, Any]:
             "last_hand": match.hands_played + 1 >= (match.stage.hands_per_table or 0)}
 
 
-def _score_table(request: HttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
+def _score_table(request: HtmxHttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
     """The scoring page of an individual table: one hand's figures, the preview, one-tap save."""
     tournament = match.stage.tournament
     form = _table_form(match)
@@ -425,7 +428,7 @@ def table_confirm(request: HttpRequest, token: str, side: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @idempotent_page(read_only_actions=("preview", "correct_preview"))
-def table_session(request: HttpRequest, pk: int) -> HttpResponse:
+def table_session(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table's scoring page, reached through the session's grant."""
     match, _token = granted_match(request, pk)
     user = request.user if request.user.is_authenticated else None
