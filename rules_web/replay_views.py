@@ -7,6 +7,7 @@ view-model) imports without Django like the rest of the engine.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gameplay.cards import SUITS, code_suit
@@ -15,7 +16,7 @@ from gameplay.hand import Hand
 from gameplay.notation import InvalidLog, replay
 from gameplay.record import RECORD_FORMAT
 from variants import SUIT_SYMBOLS
-from variants.seats import side_number
+from variants.seats import en_seat, side_number, zh_seat
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -58,20 +59,42 @@ def card_chips(codes: Any, ctx: Any = None) -> list[dict[str, Any]]:
     return out
 
 
-def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
-    """The pure view-model of a finished (or partial) hand."""
+def seat_labels_for(n: int, lang: str) -> list[str]:
+    """The seats as the generic replay page names them: ``Seat 1`` … (``1号座位`` …)."""
+    return [zh_seat(s) if lang.startswith("zh") else en_seat(s) for s in range(n)]
+
+
+def replay_context(hand: Hand, lang: str = "en", *, seat_labels: Sequence[str] | None = None,
+                   side_labels: Sequence[str] | None = None,
+                   declarations: Sequence[tuple[int, Sequence[int]]] = ()) -> dict[str, Any]:
+    """The pure view-model of a finished (or partial) hand.
+
+    ``seat_labels``: how the page names each seat (a tournament passes ``Seat 1 · Zhang Wei``; by
+    default ``Seat 1`` …), ``side_labels`` each side (a team's name; by default ``side 1``, ``side 2``).
+    ``declarations``: (seat, cards) shown during the deal of a hand recorded
+    trick by trick (its facts), which its log (a placed position) cannot hold."""
     from scoring.api import explain_hand_request
 
     words = KIND_WORDS["zh-hans" if lang.startswith("zh") else "en"]
     ctx = hand.ctx
     n = hand.n
+    labels = list(seat_labels) if seat_labels is not None else seat_labels_for(n, lang)
+    labels += seat_labels_for(n, lang)[len(labels):]
+
+    def named(seat: int | None) -> str:
+        return "" if seat is None else labels[seat]
+
     dealt: list[list[int]] = [[] for _ in range(n)]
     calls: list[dict[str, Any]] = []
     kitty_taken: list[dict[str, Any]] = []
     buried: list[dict[str, Any]] = []
     for e in hand.log:
         k = e.kind
-        if k == "redeal":
+        if k == "position" and e.cards:
+            # a hand placed at the play phase (recorded trick by trick): the cards in dealing order, then the kitty
+            size = (len(e.cards) - len(hand.kitty)) // n
+            dealt = [list(e.cards[s:n * size:n]) for s in range(n)]
+        elif k == "redeal":
             dealt = [[] for _ in range(n)]
             calls.append({"seat": None, "text": "redeal / 重新发牌", "cards": []})
         elif k == "deal" and e.seat is not None:
@@ -95,13 +118,18 @@ def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
             kitty_taken.append({"seat": e.seat, "cards": card_chips(e.cards, ctx)})
         elif k == "bury":
             buried.append({"seat": e.seat, "cards": card_chips(e.cards, ctx)})
+    if not any(c["cards"] for c in calls):
+        calls += [{"seat": seat, "text": words["declare"], "cards": card_chips(cards)} for seat, cards in declarations]
+    for call in (*calls, *kitty_taken, *buried):
+        call["label"] = named(call["seat"])
     tricks = []
     running = [0] * n
     for number, (leader, plays, winner, points) in enumerate(hand.tricks, start=1):
         running[winner] += points
         tricks.append({
             "number": number, "leader": leader, "winner": winner, "points": points, "running": list(running),
-            "plays": [{"seat": p.seat, "cards": card_chips(p.cards, ctx), "winner": p.seat == winner,
+            "leader_label": named(leader), "winner_label": named(winner),
+            "plays": [{"seat": p.seat, "label": named(p.seat), "cards": card_chips(p.cards, ctx), "winner": p.seat == winner,
                        "forced": card_chips(p.forced, ctx) if p.forced is not None else None,
                        "penalty": p.penalty} for p in plays if isinstance(p, PlayEvent)],
         })
@@ -117,13 +145,15 @@ def replay_context(hand: Hand, lang: str = "en") -> dict[str, Any]:
         if hand.dealer == s:
             role.append(words["declarer"] if hand.rules.spec.dealer_is_declarer else words["dealer"])
         if hand.partnership:
-            role.append(f"{words['side']} {side_number(s % 2)}")
-        seats.append({"seat": s, "role": ", ".join(role), "cards": card_chips(dealt[s], ctx),
+            role.append(side_labels[s % 2] if side_labels and len(side_labels) == 2
+                        else f"{words['side']} {side_number(s % 2)}")
+        seats.append({"seat": s, "label": named(s), "role": ", ".join(role), "cards": card_chips(dealt[s], ctx),
                       "points": hand.points[s]})
     return {
         "variant": hand.variant, "players": n, "decks": hand.rules.decks, "level": hand.level,
         "trump": words["NT"] if hand.trump is None else SYMBOLS[hand.trump] + " " + hand.trump,
-        "dealer": hand.dealer, "bid": hand.contract, "seats": seats, "calls": calls, "kitty_taken": kitty_taken,
+        "trump_symbol": words["NT"] if hand.trump is None else SYMBOLS[hand.trump],
+        "dealer": hand.dealer, "dealer_label": named(hand.dealer), "bid": hand.contract, "seats": seats, "calls": calls, "kitty_taken": kitty_taken,
         "buried": buried, "kitty_shown": card_chips(hand.shown_kitty, ctx) if hand.shown_kitty is not None else [],
         "kitty_final": card_chips(hand.kitty, ctx), "kitty_points": hand.kitty_points()
         if ctx is not None else 0, "tricks": tricks, "outcome": hand.outcome,
@@ -194,16 +224,40 @@ def replay_page(request: HttpRequest) -> HttpResponse:
 
 
 def render_replay(request: HttpRequest, *, hand: Hand | None, record: dict[str, Any] | None, error: str,
-                  lang: str, status: int = 200, raw: str = "", variant: str = "", seed: str = "") -> HttpResponse:
-    """The replay page for ``hand`` (simulated, pasted, or recorded trick by trick: ``record``)."""
+                  lang: str, status: int = 200, raw: str = "", variant: str = "", seed: str = "",
+                  page: dict[str, Any] | None = None) -> HttpResponse:
+    """The replay page for ``hand`` (simulated, pasted, or recorded trick by trick: ``record``).
+
+    ``page``: a hand of a tournament, as plain data from the caller (this layer knows no tournament):
+    ``tournament``, ``tournament_url``, ``title``, ``match``, ``round``, ``key``, ``back_url``,
+    ``live_url``, ``variant_name``, ``seat_labels`` (each seat with its player) and ``side_labels``
+    (the teams, partnership matches only). The page then names the seats by them and leaves out
+    the generic parts (the forms to paste or upload a log, the record formats, the JSON)."""
     from django.shortcuts import render
 
     context: dict[str, Any] = {"error": error, "raw": raw[:20000], "demo_variants": list(DEMOS),
-                               "variant": variant, "seed": seed or "7"}
+                               "variant": variant, "seed": seed or "7", "page": page}
     if hand is not None:
-        context["hand"] = replay_context(hand, lang)
+        labels = page.get("seat_labels") if page else None
+        sides = page.get("side_labels") if page else None
+        context["hand"] = replay_context(hand, lang, seat_labels=labels, side_labels=sides,
+                                         declarations=record_declarations(record))
         context["log_json"] = json.dumps(record, ensure_ascii=False) if record else hand.dumps()
     return render(request, "gameplay/replay.html", context, status=status)
+
+
+def record_declarations(record: Any) -> list[tuple[int, tuple[int, ...]]]:
+    """The declarations (seat, cards) entered with a ``shengji-record/1`` record's facts (none for
+    anything else)."""
+    from gameplay.record import InvalidFacts, record_from_json
+
+    if not record:
+        return []
+    try:
+        facts, _tricks = record_from_json(record)
+    except InvalidFacts:
+        return []
+    return [(seat, tuple(cards)) for seat, cards in facts.declarations]
 
 
 def _is_record(text: str) -> bool:

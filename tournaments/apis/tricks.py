@@ -12,6 +12,7 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
@@ -21,11 +22,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import invalid_input
+from gameplay.record import derive
 from tournaments.errors import NotAllowed, ServiceError, StaleVersion
 from tournaments.models import HandRecord, Match, TrickDraft
 from tournaments.permissions import can_score_match, can_view
 from tournaments.services import trick_entry as svc
 from tournaments.services.common import Actor, match_snapshot
+from tournaments.services.hand_summary import hand_summary
 
 TOKEN_PARAM = OpenApiParameter("X-Table-Token", str, OpenApiParameter.HEADER, required=False,
                                description="a table's secret link token, instead of signing in")
@@ -133,8 +136,14 @@ ERRORS = (ServiceError, svc.DraftConflict, StaleVersion, NotAllowed)
 
 
 def _draft_answer(draft: TrickDraft, code: int = status.HTTP_200_OK, **extra: Any) -> Response:
-    """The draft as just written by a service (its match loaded with the stage and tournament)."""
-    return Response({**svc.draft_json(draft, draft.match), **extra}, status=code)
+    """The draft as just written by a service (its match loaded with the stage and tournament); a
+    complete hand's ``derived`` also has its ``summary``: the result in words for the entry page."""
+    match = draft.match
+    rec = derive(svc.match_facts(match, draft.facts), svc.draft_tricks(draft))
+    body = svc.draft_json(draft, match, rec)
+    if rec.complete:
+        body["derived"]["summary"] = hand_summary(match, rec)
+    return Response({**body, **extra}, status=code)
 
 
 class TrickEntryView(APIView):
@@ -248,7 +257,11 @@ class FinishView(APIView):
         hand = finished.done.hand
         return Response({"hand": hand_json(hand), "result": finished.done.result,
                          "match": match_snapshot(Match.objects.get(pk=match.pk)),
-                         "flags": [svc.issue_json(f) for f in finished.record.flags]},
+                         "flags": [svc.issue_json(f) for f in finished.record.flags],
+                         # the result in words and the pages to go on to, for the entry page
+                         "summary": hand_summary(match, finished.record),
+                         "links": {"replay": reverse("hand-replay", args=[match.pk, hand.number]),
+                                   "match": reverse("match-detail", args=[match.pk])}},
                         status=status.HTTP_201_CREATED)
 
 

@@ -29,11 +29,12 @@ from django.views.decorators.http import require_safe
 
 from rules_web.referee_views import PICKER
 from rules_web.replay_views import hand_from_record, render_replay
-from tournaments.labels import seat_player, seat_players
+from tournaments.labels import round_label, seat_player, seat_players
 from tournaments.models import Match
 from tournaments.permissions import can_view, is_scorer
 from tournaments.selectors import seat_names
 from tournaments.services import trick_entry as svc
+from tournaments.services.hand_summary import players_in_seats
 from tournaments.views.table_grants import granted_match
 
 POLL_SECONDS = 0.25
@@ -168,13 +169,34 @@ def recorded_hand_replay(request: HttpRequest, pk: int, number: int) -> HttpResp
     from tournaments.models import HandRecord
 
     lang = core_lang()
-    hand = (HandRecord.objects.select_related("match__stage__tournament")
+    hand = (HandRecord.objects.select_related("match")
             .filter(match_id=pk, number=number).first())
-    if hand is None or not can_view(request.user, hand.match.stage.tournament):
+    if hand is None or not can_view(request.user, _match(pk).stage.tournament):
         raise Http404
+    page = replay_page_words(_match(pk), number)
     if not hand.trick_log:
         msg = _("This hand was entered by its totals: there are no tricks to show.")
-        return render_replay(request, hand=None, record=None, error=msg, lang=lang)
+        return render_replay(request, hand=None, record=None, error=msg, lang=lang, page=page)
     record = {k: v for k, v in hand.trick_log.items() if k in ("format", "facts", "tricks")}
     found, error = hand_from_record(record, lang)
-    return render_replay(request, hand=found, record=record if found is not None else None, error=error, lang=lang)
+    return render_replay(request, hand=found, record=record if found is not None else None, error=error, lang=lang,
+                         page=page)
+
+
+def replay_page_words(match: Match, number: int) -> dict[str, Any]:
+    """What the replay page of hand ``number`` of ``match`` says of the tournament, as plain data for
+    :func:`rules_web.replay_views.render_replay`: its title, the match, the way back and the seats
+    with their players."""
+    tournament = match.stage.tournament
+    players = players_in_seats(match)
+    sides = [entry.name for entry in (match.entry(0), match.entry(1)) if entry is not None]
+    return {
+        "tournament": tournament.name, "tournament_url": reverse("tournament-detail", args=[tournament.pk]),
+        "title": _("Replay of hand %(n)s") % {"n": number},
+        "match": (" – ".join(str(name) for name in sides) if len(sides) == 2
+                  else _("Table %(n)s") % {"n": match.table or match.key}),
+        "round": round_label(match.round.name) if match.round_id else "", "key": match.key,
+        "variant_name": tournament.get_variant_display(),
+        "back_url": reverse("match-detail", args=[match.pk]), "live_url": reverse("match-live", args=[match.pk]),
+        "seat_labels": seat_players(tournament, players), "side_labels": [str(name) for name in sides],
+    }
