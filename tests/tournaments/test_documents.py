@@ -240,8 +240,8 @@ def test_score_sheets_one_page_per_table_with_link_levels_and_figures(cup: Fixtu
     assert f"https://club.example/t/{cup.first.scorer_token}/" in compact  # the QR code's text, printed too
     assert "Table1" in compact and "semi-final" in first
     assert "Seat1:王小明" in compact and "Seat3:李华" in compact and "Seat2:Bob" in compact and "Seat4:Carol" in compact
-    # the four recorded hands: dealer, trump, points, last trick, levels after each hand
-    for hand, (dealer, levels) in enumerate([(0, "52"), (2, "82"), (0, "J2"), (2, "A2")], start=1):
+    # the four recorded hands: dealer (seats as people read them, 1–4), trump, points, last trick, levels after
+    for hand, (dealer, levels) in enumerate([(1, "52"), (3, "82"), (1, "J2"), (3, "A2")], start=1):
         assert f"{hand}{dealer}NT00D1{levels}" in compact
     assert "Attackers'points" in compact and "Levelsafter" in compact and "Signature" in first
     assert "Seat1:Zoë" in re.sub(r"\s+", "", second) and "Throw penalties" not in text
@@ -308,10 +308,10 @@ def test_individual_score_sheets_have_the_variant_seats_and_columns(db: None, va
     assert "王小明" in text and "Zoë" in text and (players == 3 or "Ali" in text)
     if variant == "red-five":
         assert "Bid" in text and "Red fives" in text and "Game points" in text
-        assert "12120♥12510✓2→1-6-6+18-6" in compact
+        assert "13120♥12510✓3→2-6-6+18-6" in compact
     else:
         assert "Points (sum 300)" in text and "Declarer" in text and "Net" in text
-        assert ("1150100500+500-50" if players == 3 else "110010050500+25+25-25-25") in compact
+        assert ("1150100501+500-50" if players == 3 else "110010050501+25+25-25-25") in compact
     sheet = document.get_context(document.units()[:1])["sheets"][0]
     assert len(sheet.seats) == players and not sheet.sides
 
@@ -344,7 +344,7 @@ def test_table_rounds_standings_and_sheets_through_the_services(db: None) -> Non
     assert any(line.startswith(f"7 {seat[0]} ") and "-8" in line for line in lines), lines
     sheets = docs.ScoreSheetsDocument(tournament=red, round=tables[0].round)
     text, pages = pdf_text(docs.pdf_bytes(sheets)[0])
-    assert pages == 2 and "10120♣10020✓1→0-8+4+2+2" in re.sub(r"\s+", "", text)
+    assert pages == 2 and "11120♣10020✓2→1-8+4+2+2" in re.sub(r"\s+", "", text)
 
     yz = tournament_create(owner=owner, name="永州 300", variant="yongzhou-300", players_per_table=4)
     for index in range(7):

@@ -58,8 +58,8 @@ def compass_match(owner: Any) -> Match:
 
 
 @pytest.mark.parametrize(("lang", "dealer", "seats"), [
-    ("en", "North (", ["East: ", "West: ", "South: ", "North: "]),
-    ("zh-hans", "北家（", ["东家: ", "西家: ", "南家: ", "北家: "]),
+    ("en", "North (", ["East · ", "West · ", "South · ", "North · "]),
+    ("zh-hans", "北家（", ["东家 · ", "西家 · ", "南家 · ", "北家 · "]),
 ])
 def test_the_match_page_names_seats_by_the_winds(client: Client, owner: Any, lang: str, dealer: str,
                                                  seats: list[str]) -> None:

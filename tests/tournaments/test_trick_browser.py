@@ -5,6 +5,8 @@ and records the hand; the replay page steps through it with the arrow keys."""
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import pytest
@@ -35,7 +37,8 @@ def test_a_scorer_enters_tricks_on_a_phone_and_records_the_hand(phone_page: Any,
     page.click("#facts-save")
     page.wait_for_selector("#play-panel:not([hidden])")
     for n, p in enumerate(tricks[0].plays, start=1):
-        assert f" {p.seat} " in page.inner_text("#to-play") + " "
+        # seats as people read them: the 0-based seat p.seat is "Seat {p.seat + 1}" / "{p.seat + 1}号座位"
+        assert re.search(rf"(^|\D){p.seat + 1}(\D|$)", page.inner_text("#to-play")), page.inner_text("#to-play")
         page.click("#play-cards")
         for code in p.to_json()["cards"].split():
             page.click(f'#card-picker button[data-card="{code}"]')

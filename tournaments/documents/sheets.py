@@ -105,12 +105,18 @@ class Sheet:
         return header_rows(self.columns)
 
 
+def side_name(match: Match, side: int, missing: str = "") -> str:
+    """The name of the entry on ``side`` of ``match``, or ``missing`` while it has none."""
+    entry = match.entry(side)
+    return entry.name if entry else missing
+
+
 def seats_of(match: Match, players: int) -> list[dict[str, Any]]:
     """The seats of a table in play order with names and sides (partnership: side = seat mod 2)."""
     if match.entry0_id or match.entry1_id or match.stage.tournament.is_partnership:
         names = selectors.seat_names(match)
         return [{"number": seat, "name": names[seat], "side": seat % 2,
-                 "team": (match.entry(seat % 2).name if match.entry(seat % 2) else "")} for seat in range(4)]
+                 "team": side_name(match, seat % 2)} for seat in range(4)]
     by_seat = {s.seat: s.entry for s in match.seats.all()}
     count = int((match.state or {}).get("players") or 0) or (max(by_seat) + 1 if by_seat else players)
     return [{"number": seat, "name": by_seat[seat].name if seat in by_seat else "—", "side": None, "team": ""}
@@ -150,34 +156,34 @@ def hand_values(hand: HandRecord, rules: ScoringRules, tournament: Any = None) -
     letters for ``tournament`` naming seats by them), never the stored 0-based numbers."""
     outcome, result = hand.outcome or {}, hand.result or {}
 
-    def seat(value: Any) -> str:
+    def seat_text(value: Any) -> str:
         return "" if value is None or value == "" else seat_short(tournament, value)
 
     values: dict[str, Any] = {"number": hand.number}
     if isinstance(rules, PartnershipRules):
         last = outcome.get("last_trick") or {}
         levels = (result.get("state") or {}).get("levels") or ["", ""]
-        values.update(dealer=seat(hand.dealer), trump=trump_label(hand.trump),
+        values.update(dealer=seat_text(hand.dealer), trump=trump_label(hand.trump),
                       attackers_points=outcome.get("attackers_points", ""), kitty_points=outcome.get("kitty_points", ""),
-                      last_winner={"dealer": "D", "attackers": "A"}.get(last.get("winner"), ""),
+                      last_winner={"dealer": "D", "attackers": "A"}.get(last.get("winner", ""), ""),
                       last_largest=last.get("largest") or "", throw_penalties=outcome.get("throw_penalties", ""),
                       a_first=yes_no(outcome.get("a_first_trick")), a_last=yes_no(outcome.get("a_last_trick")),
                       level_0=levels[0], level_1=levels[1])
     elif isinstance(rules, RedFiveRules):
-        values.update(dealer=seat(outcome.get("dealer", hand.dealer)), bid=outcome.get("bid", ""),
+        values.update(dealer=seat_text(outcome.get("dealer", hand.dealer)), bid=outcome.get("bid", ""),
                       trump=trump_label(outcome.get("trump", "")),
                       dealer_points=outcome.get("dealer_points", ""), kitty_points=outcome.get("kitty_points", ""),
                       dealer_last=yes_no(outcome.get("dealer_won_last_trick")),
-                      red_fives=", ".join(f"{seat(c.get('won_by'))}→{seat(c.get('played_by'))}"
+                      red_fives=", ".join(f"{seat_text(c.get('won_by'))}→{seat_text(c.get('played_by'))}"
                                           for c in outcome.get("red_fives", [])))
-        for seat, value in enumerate(result.get("game_points") or []):
-            values[f"gp_{seat}"] = signed(value)
+        for number, value in enumerate(result.get("game_points") or []):
+            values[f"gp_{number}"] = signed(value)
     elif isinstance(rules, YongzhouRules):
-        for seat, value in enumerate(outcome.get("points") or []):
-            values[f"points_{seat}"] = value
-        for seat, value in enumerate(result.get("net") or []):
-            values[f"net_{seat}"] = signed(value)
-        values["declarer"] = seat(outcome.get("declarer"))
+        for number, value in enumerate(outcome.get("points") or []):
+            values[f"points_{number}"] = value
+        for number, value in enumerate(result.get("net") or []):
+            values[f"net_{number}"] = signed(value)
+        values["declarer"] = seat_text(outcome.get("declarer"))
     return values
 
 
