@@ -108,3 +108,21 @@ def test_the_documented_outcomes_fit_the_schema_and_the_api_agrees_on_required_f
         outcome = {k: v for k, v in FULL[variant].items() if k != field}
         assert api.post("/api/v1/scoring/hand", {**BODY[variant], "outcome": outcome},
                         format="json").status_code == 200, field
+
+
+def test_standings_rows_document_place_and_place_range(schema: dict[str, Any]) -> None:
+    """Both standings endpoints name every row's ``place`` and ``place_range``: nullable strings, described."""
+    components = schema["components"]["schemas"]
+    for name in ("Standing", "StageStandingRow"):
+        for field in ("place", "place_range"):
+            prop = components[name]["properties"][field]
+            assert prop["type"] == "string" and prop.get("nullable") is True, (name, field)
+            assert prop.get("description"), (name, field)
+    assert "shared" in components["Standing"]["properties"]["place"]["description"]
+    stage = schema["paths"]["/api/v1/stages/{id}/standings/"]["get"]["responses"]["200"]["content"]
+    assert stage["application/json"]["schema"]["$ref"].endswith("/StageStandings")
+    rows = schema["paths"]["/api/v1/tournaments/{id}/standings/"]["get"]["responses"]["200"]["content"]
+    listed = rows["application/json"]["schema"]
+    assert listed["type"] == "array"  # a plain list, not a page
+    row = resolve(listed["items"], schema)
+    assert all({"place", "place_range"} <= set(branch["properties"]) for branch in row["oneOf"])

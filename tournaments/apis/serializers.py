@@ -10,23 +10,64 @@ from rest_framework import serializers
 from tournaments import selectors
 from tournaments.models import Match
 
+PLACE_HELP = (
+    "The entry's place as the printed standings show it, a string: `\"1\"`, `\"2\"` … Elimination: a decided "
+    "place (final, third-place match, grand final) or, for an entry knocked out, the place it shares with the "
+    "entries out in the same round (two semi-final losers without a third-place match are both `\"3\"`; the "
+    "four quarter-final losers of eight are all `\"5\"`); `null` while the entry is still playing (see "
+    "`place_range`). Swiss, round robin and table rounds: the rank, shared on a tie (provisional until the "
+    "stage is finished). Never empty once an entry is out.")
+PLACE_RANGE_HELP = (
+    "Elimination, an entry still playing: the places it can still reach, `\"1–2\"` for the two finalists "
+    "before the final, `\"3–4\"` for the semi-final losers before their third-place match (an en dash; one "
+    "number when only one place is left); `null` once `place` is set "
+    "and in other formats.")
+
 
 class StandingSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="the rank; entries equal on every criterion share it")
     entry = serializers.IntegerField(source="entry.pk")
     name = serializers.CharField()
-    place = serializers.CharField()
+    place = serializers.CharField(source="entry_place", allow_null=True, help_text=PLACE_HELP)
+    place_range = serializers.CharField(allow_null=True, help_text=PLACE_RANGE_HELP)
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()
     level_difference = serializers.IntegerField()
-    reached = serializers.IntegerField()
-    alive = serializers.BooleanField()
+    reached = serializers.IntegerField(help_text="the furthest round reached")
+    alive = serializers.BooleanField(help_text="still playing (not knocked out, no place decided by a final)")
+
+
+class StageStandingRowSerializer(serializers.Serializer):
+    """A row of ``/stages/{id}/standings/`` (and of ``/tournaments/{id}/standings/`` for a stage that is not
+    an elimination): an elimination's rows also carry :class:`StandingSerializer`'s fields."""
+
+    rank = serializers.IntegerField(help_text="the rank; entries equal on every criterion share it")
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    place = serializers.CharField(allow_null=True, help_text=PLACE_HELP)
+    place_range = serializers.CharField(allow_null=True, help_text=PLACE_RANGE_HELP)
+    shared = serializers.BooleanField(required=False, help_text="the rank is shared (not for an elimination)")
+    values = serializers.DictField(help_text="each column's value by its key (see `columns`)")
+
+
+class StandingsColumnSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label
+
+
+class StageStandingsSerializer(serializers.Serializer):
+    stage = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["elimination", "matches", "tables"],
+                                   help_text="`elimination`, `matches` (Swiss, round robin) or `tables` (red five, Yongzhou)")
+    columns = StandingsColumnSerializer(many=True, help_text="the columns of `values`, in order")
+    rows = StageStandingRowSerializer(many=True)
 
 
 def standing_row(row: Any) -> dict[str, Any]:
-    return {"rank": row.rank, "entry": row.entry.pk, "name": row.name, "shared": getattr(row, "shared", False),
-            "values": dict(row.values)}
+    """A Swiss, round-robin or table-rounds row (:class:`tournaments.selectors.standings.TableRow`)."""
+    return {"rank": row.rank, "entry": row.entry.pk, "name": row.name, "place": row.entry_place,
+            "place_range": row.place_range, "shared": getattr(row, "shared", False), "values": dict(row.values)}
 
 
 class MatchSerializer(serializers.ModelSerializer):

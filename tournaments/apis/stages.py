@@ -16,10 +16,9 @@ from rest_framework.response import Response
 from safety.idempotency import IdempotentAPIMixin
 from tournaments import selectors
 from tournaments.apis.common import MAX_ID, ReadOrSignedIn, actor_for, query_id, service_errors
-from tournaments.apis.serializers import StandingSerializer, standing_row
+from tournaments.apis.serializers import StageStandingsSerializer, StandingSerializer, standing_row
 from tournaments.errors import NotAllowed, ServiceError
 from tournaments.models import Stage, Tournament
-from tournaments.openapi import OBJECT
 from tournaments.permissions import can_view
 from tournaments.selectors import lists
 from tournaments.services import stages as stage_services
@@ -118,10 +117,11 @@ class StageViewSet(IdempotentAPIMixin, mixins.ListModelMixin, mixins.RetrieveMod
             return service_errors(exc)
         return Response(StageSerializer(self.get_queryset().get(pk=stage.pk)).data)
 
-    @extend_schema(responses={200: OBJECT})
+    @extend_schema(responses={200: StageStandingsSerializer})
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
-        """This stage's standings: ``columns`` (key, label) in order and ``rows`` (rank, entry, values)."""
+        """This stage's standings: ``columns`` (key, label) in order and ``rows`` (rank, entry, place,
+        place_range, values): every entry's place as the printed standings show it."""
         table = selectors.stage_standings(self.get_object())
         if table.kind == "elimination":
             rows = list(StandingSerializer(table.rows, many=True).data)

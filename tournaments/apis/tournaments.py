@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, inline_serializer
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -18,7 +18,12 @@ from config.api import invalid_input
 from safety.idempotency import IdempotentAPIMixin
 from tournaments import selectors
 from tournaments.apis.common import MAX_ID, ReadOrSignedIn, actor_for, service_errors
-from tournaments.apis.serializers import MatchSerializer, StandingSerializer, standing_row
+from tournaments.apis.serializers import (
+    MatchSerializer,
+    StageStandingRowSerializer,
+    StandingSerializer,
+    standing_row,
+)
 from tournaments.errors import NotAllowed, ServiceError
 from tournaments.models import Stage, Tournament
 from tournaments.openapi import OBJECT, OBJECT_LIST, PREVIEW_PARAM, EntriesImportResult, wants_preview
@@ -144,11 +149,15 @@ class TournamentViewSet(IdempotentAPIMixin, viewsets.ModelViewSet):
             return service_errors(exc)
         return Response({"username": user.get_username(), "role": serializer.validated_data["role"]})
 
-    @extend_schema(responses={200: StandingSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses={200: PolymorphicProxySerializer(
+        component_name="TournamentStandingRow", serializers=[StandingSerializer, StageStandingRowSerializer],
+        resource_type_field_name=None, many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None)  # a plain list, as answered
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """The standings of the latest started stage (an elimination's rows; other formats add
-        ``values``: every tiebreak column). Per stage: ``/stages/{id}/standings/``."""
+        ``values``: every tiebreak column). Every row has the entry's ``place`` as the printed standings
+        show it, or, for an entry of an elimination still playing, ``place_range``. Per stage:
+        ``/stages/{id}/standings/``."""
         tournament = self.get_object()
         tables = selectors.tournament_standings(tournament)
         if not tables or tables[0].kind == "elimination":

@@ -28,6 +28,9 @@ class StandingRow:
     standing_place: str = ""
     """``place`` when decided, else the place shared by the entries out in the same round, else the
     range of places an entry still playing can reach (``1–4``): what the printed standings show."""
+    place_open: bool = False
+    """The entry still plays for its place (in the bracket, or in a third-place match to come):
+    ``standing_place`` is the range it can reach."""
     current_level: str | None = None
     opponent_level: str | None = None
     matches: list[Match] = field(default_factory=list)
@@ -35,6 +38,20 @@ class StandingRow:
     @property
     def name(self) -> str:
         return self.entry.name
+
+    @property
+    def entry_place(self) -> str | None:
+        """The place of an entry no longer playing — decided, or shared by the entries out in the same
+        round — as the printed standings show it (``standing_place``); None while it still plays."""
+        if self.place:
+            return self.place
+        return None if self.place_open else self.standing_place or None
+
+    @property
+    def place_range(self) -> str | None:
+        """The places an entry still playing can reach (``1–2``, ``3–4``, or one place), as printed;
+        else None."""
+        return self.standing_place or None if self.place_open and not self.place else None
 
 
 def elimination_standings(tournament: Tournament, stage: Stage | None = None) -> list[StandingRow]:
@@ -119,26 +136,39 @@ def _places(matches: list[Match]) -> dict[int, str]:
 
 
 def _shared_places(rows: list[StandingRow], lives: int) -> None:
-    """Every entry without a decided place gets one: the entries knocked out in the same round share
-    the best place left below those still playing or knocked out later (the four quarter-final losers
-    of an eight-team bracket are all 5th); entries still playing get the range they can still reach
-    (``1–4``)."""
-    decided = sum(1 for row in rows if row.place)
-    out_round: dict[int, int] = {}
+    """Every entry without a decided place gets one, from the places no final has decided, best first:
+    the entries still playing take the first ones and get the range they can still reach (``1–4``);
+    then the entries knocked out, the later round first, each round's entries sharing the best place of
+    their block (the four quarter-final losers of an eight-team bracket are all 5th). Two semi-final
+    losers whose third-place match is still to be decided play for ``3–4``."""
     for row in rows:
         row.standing_place = row.place
+        row.place_open = False
+    taken = {int(row.place) for row in rows if row.place.isdigit()}
+    free = [p for p in range(1, len(rows) + 1) if p not in taken]
+    alive = [row for row in rows if not row.place and row.alive]
+    out_round: dict[int, int] = {}
+    for row in rows:
         if row.place or row.alive:
             continue
         knocked = [m.round.number for m in row.matches if is_final(m) and m.section != "third_place"
                    and m.winner_side is not None and m.entry_id(1 - m.winner_side) == row.entry.pk]
         out_round[row.entry.pk] = max(knocked, default=0)
-    alive = [row for row in rows if not row.place and row.alive]
+        row.place_open = any(m.section == "third_place" and not is_final(m) for m in row.matches)
     for row in alive:
-        row.standing_place = f"{decided + 1}–{decided + len(alive)}" if len(alive) > 1 else str(decided + 1)
-    for row in rows:
-        if row.entry.pk in out_round:
-            later = sum(1 for other in out_round.values() if other > out_round[row.entry.pk])
-            row.standing_place = str(decided + len(alive) + later + 1)
+        row.place_open = True
+    groups = [alive] if alive else []
+    for number in sorted(set(out_round.values()), reverse=True):
+        groups.append([row for row in rows if out_round.get(row.entry.pk) == number])
+    index = 0
+    for group in groups:
+        block = free[index:index + len(group)] or [len(rows)]
+        index += len(group)
+        for row in group:
+            if row.place_open and len(block) > 1:
+                row.standing_place = f"{block[0]}–{block[-1]}"
+            else:
+                row.standing_place = str(block[0])
 
 
 def _standing_key(row: StandingRow) -> tuple[Any, ...]:
@@ -160,6 +190,16 @@ class TableRow:
     @property
     def name(self) -> str:
         return self.entry.name
+
+    @property
+    def entry_place(self) -> str:
+        """The place of a Swiss, round-robin or table-rounds row: its rank as printed, shared on a tie
+        (provisional while the stage is running)."""
+        return str(self.rank)
+
+    @property
+    def place_range(self) -> None:
+        return None
 
     def __getitem__(self, key: str) -> Any:
         if key in ("rank", "name"):
