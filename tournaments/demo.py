@@ -53,6 +53,14 @@ def _bots(seed: int, players: int) -> list[Any]:
             for seat in range(players)]
 
 
+def _bots_play(hand: Hand, bots: list[Any]) -> dict[str, Any]:
+    """Play ``hand`` to its end with ``bots``: its outcome, as a scorer would enter it."""
+    play_out(hand, bots)
+    if hand.outcome is None:  # play_out returns once the last trick is won, and the hand is scored then
+        raise RuntimeError("the bots left the hand unfinished")
+    return hand.outcome
+
+
 def _match_state(match: Match) -> MatchState | None:
     """The match's state before its next hand as the engine wants it (None before the first hand)."""
     if not match.hands_played:
@@ -92,8 +100,8 @@ def _play(match: Match, actor: Actor, hands: int | None = None) -> None:
         seed = _seed(tournament.name, match.round.number, match.position, match.hands_played)
         hand = Hand(HandConfig(tournament.variant, dict(tournament.options or {}), state=_match_state(match)),
                     rng=random.Random(seed))
-        play_out(hand, _bots(_seed(tournament.name, match.position, "bots"), 4))
-        hand_record(match_id=match.pk, outcome=hand.outcome, version=match.version, actor=actor,
+        outcome = _bots_play(hand, _bots(_seed(tournament.name, match.position, "bots"), 4))
+        hand_record(match_id=match.pk, outcome=outcome, version=match.version, actor=actor,
                     dealer=None if match.hands_played else hand.dealer, trump=hand.trump or "")
 
 
@@ -125,13 +133,13 @@ def _red_five_event(organizer: Any) -> None:
             first_bidder = (match.hands_played + int(match.state.get("first", 0))) % seats
             hand = Hand(HandConfig(t.variant, dict(t.options or {}), decks=t.decks, players=seats,
                                    first_bidder=first_bidder), rng=random.Random(seed))
-            play_out(hand, _bots(_seed(t.name, match.round.number, match.position, "bots"), seats))
-            table_hand_record(match_id=match.pk, outcome=hand.outcome, version=match.version, actor=actor)
+            outcome = _bots_play(hand, _bots(_seed(t.name, match.round.number, match.position, "bots"), seats))
+            table_hand_record(match_id=match.pk, outcome=outcome, version=match.version, actor=actor)
 
     for match in Match.objects.filter(stage=stage, round__number=1):
         play(match, 4)
     table_round_draw(stage=stage, actor=actor)
-    play(Match.objects.filter(stage=stage, round__number=2).order_by("position").first(), 2)
+    play(Match.objects.filter(stage=stage, round__number=2).earliest("position"), 2)
 
 
 def _swiss_qualifier(organizer: Any, teams: list[Team]) -> None:
@@ -150,7 +158,7 @@ def _swiss_qualifier(organizer: Any, teams: list[Team]) -> None:
     for match in Match.objects.filter(stage=swiss, round__number=1).order_by("position"):
         _play(match, actor)
     swiss_next_round(stage=swiss, actor=actor)
-    _play(Match.objects.filter(stage=swiss, round__number=2).order_by("position").first(), actor, hands=2)
+    _play(Match.objects.filter(stage=swiss, round__number=2).earliest("position"), actor, hands=2)
 
 
 @transaction.atomic

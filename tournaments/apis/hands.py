@@ -56,7 +56,7 @@ def hand_answer(done: services.HandOutcome) -> dict[str, Any]:
     return {
         "hand": {"number": hand.number, "dealer": hand.dealer, "trump": hand.trump, "outcome": hand.outcome,
                  "result": hand.result,
-                 "entered_by": hand.entered_by.get_username() if hand.entered_by_id is not None else None,
+                 "entered_by": hand.entered_by.get_username() if hand.entered_by is not None else None,
                  "entered_via": hand.entered_via, "created_at": timestamp(hand.created_at),
                  "updated_at": timestamp(hand.updated_at)},
         "result": done.result, "match": match_answer(done.match, done.seats, done.entries),

@@ -55,8 +55,11 @@ class PlayerViewSet(IdempotentAPIMixin, viewsets.ModelViewSet):
         if request.method not in permissions.SAFE_METHODS and not request.user.is_staff:
             raise PermissionDenied(_("Only staff may change or delete players."))
 
-    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
-        serializer.instance = setup_services.player_update(player=serializer.instance, actor=actor_for(self.request),
+    def perform_update(self, serializer: serializers.BaseSerializer[Player]) -> None:
+        player = serializer.instance
+        if player is None:  # UpdateModelMixin.update() made the serializer on the player it looked up
+            raise TypeError("an update needs the player")
+        serializer.instance = setup_services.player_update(player=player, actor=actor_for(self.request),
                                                            **serializer.validated_data)
 
     def perform_destroy(self, instance: Player) -> None:
@@ -107,9 +110,12 @@ class TeamViewSet(IdempotentAPIMixin, viewsets.ModelViewSet):
         if request.method not in permissions.SAFE_METHODS and not request.user.is_staff:
             raise PermissionDenied(_("Only staff may change or delete teams."))
 
-    def perform_update(self, serializer: serializers.BaseSerializer) -> None:
+    def perform_update(self, serializer: serializers.BaseSerializer[Team]) -> None:
+        team = serializer.instance
+        if team is None:  # UpdateModelMixin.update() made the serializer on the team it looked up
+            raise TypeError("an update needs the team")
         try:
-            serializer.instance = setup_services.team_update(team=serializer.instance, actor=actor_for(self.request),
+            serializer.instance = setup_services.team_update(team=team, actor=actor_for(self.request),
                                                              **serializer.validated_data)
         except ServiceError as exc:
             raise serializers.ValidationError(exc.field_errors) from exc

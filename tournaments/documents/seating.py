@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.documents.base import CHUNK, Document, qr_data_uri, round_tables, rules_of, venue_link_path
-from tournaments.documents.sheets import seats_of
+from tournaments.documents.sheets import seats_of, side_name
 from tournaments.models import (
     Match,
     Round,
@@ -25,7 +25,7 @@ def seating_rows(matches: Sequence[Match], tournament: Tournament) -> list[dict[
     for m in matches:
         seats = seats_of(m, players)
         rows.append({"match": m, "table": m.table, "key": m.key, "seats": seats,
-                     "sides": [{"name": m.entry(side).name if m.entry(side) else "—",
+                     "sides": [{"name": side_name(m, side, "—"),
                                 "seats": [s for s in seats if s["side"] == side]} for side in (0, 1)]
                      if tournament.is_partnership else []})
     return rows

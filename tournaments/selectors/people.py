@@ -65,10 +65,9 @@ def can_see_contact(request: Any, player: Player) -> bool:
     per request)."""
     if request is None:
         return False
-    allowed = getattr(request, "_contact_player_ids", False)
-    if allowed is False:
-        allowed = contact_player_ids(getattr(request, "user", None))
-        request._contact_player_ids = allowed
+    if not hasattr(request, "_contact_player_ids"):
+        request._contact_player_ids = contact_player_ids(getattr(request, "user", None))
+    allowed: set[int] | None = request._contact_player_ids
     return allowed is None or player.pk in allowed
 
 

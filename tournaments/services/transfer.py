@@ -348,7 +348,7 @@ def tournament_import(*, data: Any, owner: Any) -> Tournament:
             def eid(r: str | None) -> int | None:
                 return entries[r].pk if r else None
 
-            stage_rows = {}
+            stage_rows: dict[int, Stage] = {}
             for s in _need(data, "stages", "", list):
                 stage = Stage.objects.create(
                     tournament=t, number=s["number"], name=s.get("name", ""), format=s["format"], status=s["status"],
@@ -373,7 +373,7 @@ def tournament_import(*, data: Any, owner: Any) -> Tournament:
                         confirmed_at=now if m.get("confirmed") else None,
                         finished_at=now if m["status"] == "finished" else None)
                     for seat in m.get("seats", []):
-                        TableSeat.objects.create(match=rows[m["key"]], seat=seat["seat"], entry_id=eid(seat["entry"]))
+                        TableSeat.objects.create(match=rows[m["key"]], seat=seat["seat"], entry=entries[seat["entry"]])
                     HandRecord.objects.bulk_create([
                         HandRecord(match=rows[m["key"]], number=h["number"], dealer=h["dealer"], trump=h.get("trump", ""),
                                    outcome=h["outcome"], result=h.get("result") or {},

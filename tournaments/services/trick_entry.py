@@ -104,10 +104,11 @@ def match_facts(match: Match, entered: Mapping[str, Any]) -> HandFacts:
                 raise ServiceError.one("facts.dealer", _("By the rules seat %(seat)s deals this hand, not seat %(got)s.")
                                        % {"seat": dealer, "got": entered["dealer"]})
         else:
-            dealer = entered.get("dealer")
-            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
+            chosen = entered.get("dealer")
+            if isinstance(chosen, bool) or not isinstance(chosen, int) or not 0 <= chosen <= 3:
                 raise ServiceError.one("facts.dealer", _("Say who deals the first hand (the first declarer): a seat "
                                                          "from 0 to 3."))
+            dealer = chosen
             state = initial_state(tournament, dealer)
         data["dealer"] = dealer
         data["state"] = state
@@ -415,9 +416,15 @@ def draft_import(*, match_id: int, record: Any, actor: Actor, version: Any = Non
             entered.pop("dealer", None)
     try:
         return draft_start(match_id=match_id, facts=entered, actor=actor, tricks=tricks)
+    except EntryRefused as exc:
+        raise type(exc)(_under_record(exc.field_errors), exc.issues) from exc
     except ServiceError as exc:
-        raise type(exc)({f"record.{k}": v for k, v in exc.field_errors.items()},
-                        *([exc.issues] if isinstance(exc, EntryRefused) else [])) from exc
+        raise type(exc)(_under_record(exc.field_errors)) from exc
+
+
+def _under_record(field_errors: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The errors of a recorded hand's facts, under its ``record`` path."""
+    return {f"record.{k}": v for k, v in field_errors.items()}
 
 
 # --------------------------------------------------------------------------- the live table

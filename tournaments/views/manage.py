@@ -288,7 +288,7 @@ def _manage_stage_create(request: HttpRequest, tournament: Tournament) -> Any:
             add_service_errors(form, exc.field_errors)
         else:
             messages.success(request, _("Stage “%(name)s” added. Start it when the entries are ready.")
-                             % {"name": stage.name})
+                             % {"name": str(stage)})  # a stage without a name: its format
             return _back(tournament, "stages")
     return {"stage_form": form}
 
@@ -300,7 +300,7 @@ def _manage_stage_start(request: HttpRequest, tournament: Tournament) -> Any:
     except ServiceError as exc:
         _error_messages(request, exc)
         return _back(tournament, "stages")
-    messages.success(request, _("Stage “%(name)s” started: the first tables are ready.") % {"name": stage.name})
+    messages.success(request, _("Stage “%(name)s” started: the first tables are ready.") % {"name": str(stage)})
     return _back(tournament, f"stage-{stage.pk}")
 
 
@@ -386,9 +386,10 @@ def _manage_call_time(request: HttpRequest, tournament: Tournament) -> Any:
     except StaleVersion:
         messages.error(request, _("The match changed meanwhile (a hand was recorded): nothing was done. Try again."))
     else:
-        if done.winner_side is not None:
+        winner = done.winner
+        if winner is not None:
             messages.success(request, _("Time called at %(key)s: %(name)s wins.") % {"key": done.key,
-                                                                                      "name": done.winner.name})
+                                                                                      "name": winner.name})
         elif done.is_draw:
             messages.success(request, _("Time called at %(key)s: the match is drawn.") % {"key": done.key})
         else:
@@ -407,15 +408,23 @@ def _manage_confirm(request: HttpRequest, tournament: Tournament) -> Any:
     return _back(tournament, "confirm")
 
 
-def _posted_number(request: HttpRequest, name: str) -> int | str:
+def _posted_number(request: HttpRequest, name: str) -> int | None:
+    """The posted whole number ``name``; None when it is missing or not a whole number."""
     value = request.POST.get(name, "").strip()
-    return int(value) if value.isdigit() else value
+    return int(value) if value.isdigit() else None
+
+
+def _no_such_table(request: HttpRequest, tournament: Tournament) -> Any:
+    """A posted table that is not a number (the page posts only its tables' numbers)."""
+    messages.error(request, _("There is no table %(n)s in this tournament.") % {"n": request.POST.get("table", "")})
+    return _back(tournament, "venue-tables")
 
 
 def _manage_venue_tables(request: HttpRequest, tournament: Tournament) -> Any:
     """Links for tables 1..N ahead of the first round (cards printed once for the day)."""
     try:
-        made = venue_services.venue_tables_add(tournament=tournament, count=_posted_number(request, "count"),
+        # not a whole number: 0, which the service refuses with its message (1 to MAX_TABLES)
+        made = venue_services.venue_tables_add(tournament=tournament, count=_posted_number(request, "count") or 0,
                                                actor=_actor(request))
     except ServiceError as exc:
         _error_messages(request, exc)
@@ -426,6 +435,8 @@ def _manage_venue_tables(request: HttpRequest, tournament: Tournament) -> Any:
 
 def _manage_venue_revoke(request: HttpRequest, tournament: Tournament) -> Any:
     number = _posted_number(request, "table")
+    if number is None:
+        return _no_such_table(request, tournament)
     try:
         venue_services.venue_table_revoke(tournament=tournament, number=number, actor=_actor(request))
     except ServiceError as exc:
@@ -438,6 +449,8 @@ def _manage_venue_revoke(request: HttpRequest, tournament: Tournament) -> Any:
 
 def _manage_venue_reissue(request: HttpRequest, tournament: Tournament) -> Any:
     number = _posted_number(request, "table")
+    if number is None:
+        return _no_such_table(request, tournament)
     try:
         venue_services.venue_table_reissue(tournament=tournament, number=number, actor=_actor(request))
     except ServiceError as exc:
@@ -477,6 +490,7 @@ def _manage_context(request: HttpRequest, tournament: Tournament, bound: dict[st
     not_started = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
     open_matches = pages.open_matches(tournament)
     stage_matches = list(selectors.matches_of(tournament))
+    links: list[dict[str, Any]]  # the template's rows (their values differ in type)
     links = [{"match": m, "round": selectors.round_label(m.round.name),
               "score_url": reverse("match-score", args=[m.pk]),
               "token_url": request.build_absolute_uri(reverse("table-link", args=[m.scorer_token])),
@@ -524,7 +538,7 @@ def _stage_panel(stage: Stage, stages: list[Stage], errors: list[str]) -> dict[s
         "can_pair": running and stage.format == Stage.Format.SWISS and more_rounds,
         "can_draw": running and stage.format == Stage.Format.TABLE_ROUNDS and more_rounds,
         "outstanding": selectors.outstanding(stage) if running else [],
-        "source": stage.source_stage.name if stage.source_stage_id else "",  # type: ignore[union-attr]
+        "source": str(stage.source_stage) if stage.source_stage_id else "",
     }
 
 

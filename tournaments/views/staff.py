@@ -142,7 +142,7 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
                 "name": done.user.get_username(), "role": invitation.get_role_display(),
                 "tournament": invitation.tournament.name})
             return HttpResponseRedirect(reverse("tournament-detail", args=[invitation.tournament.pk]))
-    already = signed_in and (
+    already = request.user.is_authenticated and (  # signed_in, narrowing request.user to a User
         is_organizer(request.user, invitation.tournament)
         if invitation.role == Invitation.Role.ORGANIZER
         else invitation.tournament.scorers.filter(pk=request.user.pk).exists())
