@@ -23,7 +23,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -31,8 +31,17 @@ sys.path.insert(0, str(ROOT))
 from gameplay import simulate  # noqa: E402
 from tests.gameplay.reference_bot import HeuristicBot as ReferenceBot  # noqa: E402
 
-CASES = [("tractor", {}), ("chaodi", {}), ("red-five", {"decks": 2}), ("red-five", {"decks": 3}),
-         ("yongzhou-300", {"players": 4}), ("yongzhou-300", {"players": 3})]
+
+class Case(TypedDict, total=False):
+    """The table of a case (simulate_hands' keyword arguments)."""
+
+    decks: int
+    players: int
+
+
+CASES: list[tuple[str, Case]] = [
+    ("tractor", {}), ("chaodi", {}), ("red-five", {"decks": 2}), ("red-five", {"decks": 3}),
+    ("yongzhou-300", {"players": 4}), ("yongzhou-300", {"players": 3})]
 MAKE_BOT = simulate.make_bot
 
 
@@ -45,7 +54,7 @@ def use(which: str) -> None:
     simulate.make_bot = make  # type: ignore[assignment]
 
 
-def run(which: str, variant: str, kw: dict[str, Any], hands: int) -> tuple[float, list[dict[str, Any]]]:
+def run(which: str, variant: str, kw: Case, hands: int) -> tuple[float, list[dict[str, Any]]]:
     use(which)
     gc.disable()
     try:

@@ -43,7 +43,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -80,7 +80,21 @@ def environment(db: str, media: str, broker: str = "", cache_url: str = "") -> d
             "TRUSTED_PROXY_HEADER": "X-Forwarded-For"}
 
 
-def build(scorers: int) -> dict[str, object]:
+class ScorerPlan(TypedDict):
+    """One scorer's match, its version and the scorer's API token."""
+
+    match: int
+    version: int
+    token: str
+
+
+class World(TypedDict):
+    tournament: int
+    stage: int
+    scorers: list[ScorerPlan]
+
+
+def build(scorers: int) -> World:
     """A running tractor knockout with one ready match per scorer; each scorer a token of its own."""
     import django
 
@@ -104,7 +118,7 @@ def build(scorers: int) -> dict[str, object]:
     tournament_start(tournament=t, actor=Actor(owner))
     matches = list(Match.objects.filter(stage__tournament=t, status="ready").order_by("position"))[:scorers]
     assert len(matches) == scorers, len(matches)
-    plan = []
+    plan: list[ScorerPlan] = []
     for i, m in enumerate(matches):
         user = User.objects.create_user(f"scorer{i}", password=secrets.token_urlsafe(12))
         staff_add(tournament=t, username=user.username, role="scorer", actor=Actor(owner))
@@ -192,7 +206,7 @@ def pdf_visitor(port: int, tournament: int, index: int, stats: Stats, done: thre
             stats.add(ms, None if status == 200 else str(status))
 
 
-def scorer(port: int, plan: dict, hands: int, think: float, barrier: threading.Barrier, stats: Stats,
+def scorer(port: int, plan: ScorerPlan, hands: int, think: float, barrier: threading.Barrier, stats: Stats,
            stop_at: float) -> None:
     version = plan["version"]
     rng = random.Random(plan["match"])

@@ -35,9 +35,9 @@ from django.core.management import call_command  # noqa: E402
 from tournaments.documents import ScoreSheetsDocument, StandingsDocument, pdf_bytes  # noqa: E402
 from tournaments.models import Entry, Match, Player, PrintJob, Round, Team  # noqa: E402
 from tournaments.services import Actor, hand_record  # noqa: E402
-from tournaments.services.bracket import tournament_start  # noqa: E402
 from tournaments.services.printing import print_job_run  # noqa: E402
 from tournaments.services.setup import tournament_create  # noqa: E402
+from tournaments.services.stages import tournament_start  # noqa: E402
 
 SHUTOUT = {"attackers_points": 0, "kitty_points": 0, "last_trick": {"winner": "dealer", "largest": 1}}
 SURNAMES = "王李张刘陈杨黄赵吴周"

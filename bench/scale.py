@@ -142,7 +142,7 @@ def main() -> int:
         print(f"{'teams':>5} {'hands':>6}  {'what':<28} {'median':>9} {'worst':>9} {'queries':>7}")
         for teams, stored, label, median, worst, queries in rows:
             print(f"{teams:>5} {stored:>6}  {label:<28} {median:7.1f} ms {worst:7.1f} ms {queries:>7}")
-        by = {}
+        by: dict[str, dict[int, tuple[float, int]]] = {}  # label → teams → (median ms, queries)
         for teams, _stored, label, median, _worst, queries in rows:
             by.setdefault(label, {})[teams] = (median, queries)
         standings = [label for label in by if "standings" in label]

@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     thread = threading.Thread(target=watch)
     thread.start()
     ready.wait(10)
-    latencies = []
+    latencies: list[float] = []
     for _ in range(5):
         time.sleep(0.4)
         sent = time.perf_counter()

@@ -400,7 +400,7 @@ def test_a_tied_yongzhou_hand_needs_the_tables_draw_and_scores_with_it() -> None
     assert "tie_break" in without.errors[0].en and "抽签" in without.errors[0].zh
     for seat in tied:
         rec = derive(dataclasses.replace(facts, tie_break=seat), tricks)
-        assert not rec.errors and rec.outcome["tie_break"] == seat
+        assert not rec.errors and rec.outcome is not None and rec.outcome["tie_break"] == seat
     other = next(s for s in range(4) if s not in tied)
     refused = derive(dataclasses.replace(facts, tie_break=other), tricks)
     assert [e.code for e in refused.errors] == ["outcome_invalid"]

@@ -72,11 +72,11 @@ def tables(owner: Any, variant: str, players: int) -> Match:
                   actor=actor)
     stage = stage_create(tournament=tournament, actor=actor, format="table_rounds", rounds=2, hands_per_table=2)
     stage_start(stage=stage, actor=actor, random_seed=4)
-    return Match.objects.filter(stage=stage, section="table").order_by("round__number", "position").first()
+    return Match.objects.filter(stage=stage, section="table").earliest("round__number", "position")
 
 
 def first_match(tournament: Tournament) -> Match:
-    return Match.objects.filter(stage__tournament=tournament, status="ready").order_by("position").first()
+    return Match.objects.filter(stage__tournament=tournament, status="ready").earliest("position")
 
 
 def normalise(value: Any, key: str = "") -> Any:
@@ -141,6 +141,7 @@ def answers() -> dict[str, Any]:
         out[f"shutout {n}"] = post(api_for(owner), m.pk, {"version": version_of(m), "outcome": SHUTOUT})
     out["400 finished"] = post(api_for(owner), m.pk, {"version": version_of(m), "outcome": SHUTOUT})
     pending = Match.objects.filter(stage__tournament=cup, status="pending").first()
+    assert pending is not None
     out["400 not ready"] = post(api_for(owner), pending.pk, {"version": pending.version, "outcome": SHUTOUT})
     red = tables(owner, "red-five", 4)
     out["red five hand 1"] = post(api_for(token=red.scorer_token), red.pk, {"version": red.version, "outcome": RED_FIVE})
