@@ -1,24 +1,29 @@
-"""Celery tasks of the tournaments app: thin — they take ids, and call one function that re-fetches.
+"""Celery tasks of the tournaments app: thin — they take ids, and call one service function that
+re-fetches everything.
 
-Without a broker (``CELERY_BROKER_URL`` unset) they run in-process (eager), so the site works alone.
+Imports go one way: this module imports the services; the services queue these tasks by their
+registered names (:mod:`tournaments.enqueue`), never by importing this module. Without a broker
+(``CELERY_BROKER_URL`` unset) they run in-process (eager), so the site works alone.
 """
 
 from __future__ import annotations
 
 from celery import shared_task
 
+from tournaments.enqueue import PDF_RENDER, PRINT_JOB
+from tournaments.services.pdf_cache import pdf_render_latest
+from tournaments.services.printing import print_job_run
+
 # A bulk print of 128 score sheets renders in well under a minute; these limits stop a runaway job.
 PRINT_SOFT_TIME_LIMIT = 5 * 60
 PRINT_TIME_LIMIT = 6 * 60
 
 
-@shared_task(name="tournaments.print_job", ignore_result=True, acks_late=True,
+@shared_task(name=PRINT_JOB, ignore_result=True, acks_late=True,
              soft_time_limit=PRINT_SOFT_TIME_LIMIT, time_limit=PRINT_TIME_LIMIT)
 def print_job_task(job_id: int) -> str:
     """Render the document of PrintJob ``job_id`` and store the PDF; the job row records progress,
     the file, or the reason it failed."""
-    from tournaments.services.printing import print_job_run  # the task → its service (printing imports tasks)
-
     return print_job_run(job_id=job_id)
 
 
@@ -27,11 +32,9 @@ PDF_RENDER_SOFT_TIME_LIMIT = 60
 PDF_RENDER_TIME_LIMIT = 90
 
 
-@shared_task(name="tournaments.pdf_render", ignore_result=True, acks_late=True,
+@shared_task(name=PDF_RENDER, ignore_result=True, acks_late=True,
              soft_time_limit=PDF_RENDER_SOFT_TIME_LIMIT, time_limit=PDF_RENDER_TIME_LIMIT)
 def pdf_render_task(path: str, query: str, language: str, base_url: str) -> str:
     """Render the latest PDF of the document at ``path?query`` in ``language`` for anonymous visitors
     and store it (:func:`tournaments.services.pdf_cache.pdf_render_latest` re-fetches everything)."""
-    from tournaments.services.pdf_cache import pdf_render_latest
-
     return pdf_render_latest(path=path, query=query, language=language, base_url=base_url)

@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from celery.exceptions import CeleryError
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -42,10 +41,10 @@ from django.db import connection
 from django.urls import resolve
 from django.utils import translation
 from django.utils.crypto import salted_hmac
-from kombu.exceptions import OperationalError
 
 from safety.client_ip import client_ip
 from safety.ratelimit import hit
+from tournaments.enqueue import PDF_RENDER, BrokerUnavailable, enqueue, tasks_run_in_process
 from tournaments.models import Tournament
 from tournaments.selectors.stamps import results_stamp
 
@@ -223,24 +222,19 @@ def pdf_render_schedule(*, path: str, query: str, language: str, base_url: str) 
     With a broker: the Celery task. Without one (tasks in-process): a background thread of this
     process (``PDF_RENDER_THREAD``), or at once when it is off (the tests' default) — or, if the
     broker cannot be reached, a thread too."""
-    from config.celery_app import app
-    from tournaments.tasks import pdf_render_task  # the service → its task (tasks import services lazily)
-
     key = document_key(path=path, query=query, language=language)
     if not render_lock_take(key):
         return False
     params = {"path": path, "query": query, "language": language, "base_url": base_url}
     try:
-        if not app.conf.task_always_eager:
+        if not tasks_run_in_process():
             try:
-                with app.connection_for_write() as conn:
-                    conn.ensure_connection(max_retries=1, interval_start=0.2, interval_step=0.2, timeout=2)
-                    pdf_render_task.apply_async(kwargs=params, connection=conn, retry=False)
+                enqueue(PDF_RENDER, kwargs=params, connect_timeout=2, retry_interval=0.2)
                 return True
-            except (OperationalError, CeleryError, OSError, ConnectionError) as exc:
+            except BrokerUnavailable as exc:
                 logger.warning("PDF render of %s: broker unavailable, rendering in a thread: %s", path, exc)
-        if app.conf.task_always_eager and not getattr(settings, "PDF_RENDER_THREAD", True):
-            pdf_render_task.apply(kwargs=params)
+        if tasks_run_in_process() and not getattr(settings, "PDF_RENDER_THREAD", True):
+            enqueue(PDF_RENDER, kwargs=params)
         else:
             render_thread_start(params)
         return True

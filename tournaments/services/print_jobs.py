@@ -12,16 +12,16 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments.enqueue import PRINT_JOB, registered
 from tournaments.errors import ServiceError
 from tournaments.models import PrintJob, Tournament
 from tournaments.services.common import Actor, require_organizer
 from tournaments.services.printing import print_job_enqueue
-from tournaments.tasks import PRINT_TIME_LIMIT
 
 
 def stale_after() -> timedelta:
     """A running job with no progress for longer than the task's hard time limit has lost its worker."""
-    return timedelta(seconds=PRINT_TIME_LIMIT)
+    return timedelta(seconds=registered(PRINT_JOB).time_limit)
 
 
 def keep_for() -> timedelta:

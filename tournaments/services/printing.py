@@ -1,6 +1,7 @@
 """Bulk print runs (:class:`~tournaments.models.PrintJob`): :func:`print_job_create` records and
-enqueues one (after the transaction commits); the Celery task in :mod:`tournaments.tasks` calls
-:func:`print_job_run`, which renders the document and stores the file with ``default_storage``."""
+enqueues one (after the transaction commits) by the task's name (:mod:`tournaments.enqueue`); the
+Celery task in :mod:`tournaments.tasks` calls :func:`print_job_run`, which renders the document and
+stores the file with ``default_storage``."""
 
 from __future__ import annotations
 
@@ -8,22 +9,20 @@ import logging
 import secrets
 from typing import Any
 
-from celery.exceptions import CeleryError, SoftTimeLimitExceeded
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from kombu.exceptions import OperationalError
 
-from config.celery_app import app
 from tournaments.documents.base import site_url
 from tournaments.documents.kinds import document_from_params
+from tournaments.enqueue import PRINT_JOB, BrokerUnavailable, enqueue
 from tournaments.models import (
     PrintJob,
     Tournament,
 )
-from tournaments.tasks import print_job_task
 
 logger = logging.getLogger(__name__)
 
@@ -44,29 +43,17 @@ def print_job_create(*, tournament: Tournament, kind: str, params: dict[str, Any
 
 
 def print_job_enqueue(job_id: int) -> None:
-    """Send the task (eager without a broker). A broker that is down fails the job with a message."""
+    """Queue the task (in-process without a broker). A broker that is down fails the job with a message."""
     try:
-        if app.conf.task_always_eager:
-            result = print_job_task.apply_async(args=[job_id])
-        else:
-            with app.connection_for_write() as connection:
-                connection.ensure_connection(max_retries=1, interval_start=0.5, interval_step=0.5, timeout=3)
-                result = print_job_task.apply_async(args=[job_id], connection=connection, retry=False)
-        PrintJob.objects.filter(pk=job_id, task_id="").update(task_id=result.id or "")
-    except (OperationalError, CeleryError, OSError, ConnectionError) as exc:
+        result = enqueue(PRINT_JOB, args=[job_id])
+    except BrokerUnavailable as exc:
         logger.warning("print job %s: broker unavailable: %s", job_id, exc)
         PrintJob.objects.filter(pk=job_id).update(
             status=PrintJob.Status.FAILED, finished_at=timezone.now(),
             error=_("The task queue (broker) is unavailable; the job was not started. Try again later "
                     "or ask the administrator. (%(e)s)") % {"e": str(exc)[:200]})
-    except Exception as exc:  # a redis-py error that kombu did not wrap, for instance
-        if type(exc).__module__.split(".")[0] not in ("redis", "kombu", "amqp"):
-            raise
-        logger.warning("print job %s: broker error: %s", job_id, exc)
-        PrintJob.objects.filter(pk=job_id).update(
-            status=PrintJob.Status.FAILED, finished_at=timezone.now(),
-            error=_("The task queue (broker) is unavailable; the job was not started. (%(e)s)")
-            % {"e": str(exc)[:200]})
+        return
+    PrintJob.objects.filter(pk=job_id, task_id="").update(task_id=result.id or "")
 
 
 def print_job_run(*, job_id: int) -> str:
