@@ -1,7 +1,10 @@
-"""Periodic clean-up: expired idempotency keys, stale and old print jobs, old stored PDF renders (``STEPS``).
+"""Periodic clean-up: a registry of steps, each answering how many rows or files it removed or changed.
 
-Run by Celery beat (``safety.cleanup``, see ``CELERY_BEAT_SCHEDULE``) and by ``manage.py cleanup``
-for sites that use cron instead.
+``safety`` knows only its own step (expired idempotency keys); every other app registers its steps
+from its ``AppConfig.ready()`` with :func:`register` (the tournaments app: stale and old print jobs,
+old stored PDF renders), so this floor package imports nothing above it. Run by Celery beat
+(``safety.cleanup``, see ``CELERY_BEAT_SCHEDULE``) and by ``manage.py cleanup`` for sites that use
+cron instead.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from django.utils import timezone
 from safety.idempotency import key_ttl
 from safety.models import IdempotencyKey
 
+Step = Callable[[], int]
+
 
 def delete_expired_idempotency_keys() -> int:
     """Delete keys older than ``IDEMPOTENCY_KEY_TTL_HOURS``; answers how many went."""
@@ -20,29 +25,18 @@ def delete_expired_idempotency_keys() -> int:
     return deleted
 
 
-def cleanup_print_jobs() -> int:
-    """Print jobs: those stuck in "running" longer than the task time limit are marked failed (with a
-    reason; the print page offers "Try again"), and finished or failed jobs older than
-    ``PRINT_JOB_KEEP_DAYS`` (7) are deleted with their files. Answers how many it changed."""
-    from tournaments.services.print_jobs import print_jobs_cleanup
-
-    return print_jobs_cleanup()
+# name → function answering how many rows it removed or changed, run in the order registered
+STEPS: dict[str, Step] = {"idempotency_keys": delete_expired_idempotency_keys}
 
 
-def cleanup_pdf_renders() -> int:
-    """The anonymous visitors' stored PDF renders not replaced for ``PDF_CACHE_SECONDS``."""
-    from tournaments.services.pdf_cache import pdf_store_cleanup
-
-    return pdf_store_cleanup()
-
-
-# name → function answering how many rows it removed or changed
-STEPS: dict[str, Callable[[], int]] = {
-    "idempotency_keys": delete_expired_idempotency_keys,
-    "print_jobs": cleanup_print_jobs,
-    "pdf_renders": cleanup_pdf_renders,
-}
+def register(name: str, step: Step) -> None:
+    """Add a clean-up step under ``name`` (call it from an ``AppConfig.ready()``). Registering the same
+    function again is harmless; another function under a name already taken is refused."""
+    if STEPS.get(name, step) is not step:
+        raise ValueError(f"a clean-up step named {name!r} is already registered")
+    STEPS[name] = step
 
 
 def run_cleanup() -> dict[str, int]:
-    return {name: STEPS[name]() for name in STEPS}
+    """Run every registered step; answers how many rows or files each removed or changed."""
+    return {name: step() for name, step in list(STEPS.items())}

@@ -4,3 +4,13 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
+
+    def ready(self) -> None:
+        """Register this app's periodic clean-up steps with ``safety.cleanup`` (which imports nothing
+        of this app): stale and old print jobs, old stored PDF renders."""
+        from safety import cleanup
+        from tournaments.services.pdf_cache import pdf_store_cleanup
+        from tournaments.services.print_jobs import print_jobs_cleanup
+
+        cleanup.register("print_jobs", print_jobs_cleanup)
+        cleanup.register("pdf_renders", pdf_store_cleanup)

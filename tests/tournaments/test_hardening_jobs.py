@@ -11,12 +11,13 @@ from django.core.files.base import ContentFile
 from django.urls import reverse
 from django.utils import timezone
 
-from safety.cleanup import cleanup_print_jobs, run_cleanup
+from safety.cleanup import run_cleanup
 from tests.tournaments.factories import SHUTOUT, play_hand
 from tests.tournaments.test_documents import Fixture
 from tournaments import documents as docs
 from tournaments.models import PrintJob
 from tournaments.services import printing
+from tournaments.services.print_jobs import print_jobs_cleanup
 from tournaments.tasks import PRINT_TIME_LIMIT
 
 
@@ -31,7 +32,7 @@ def test_a_running_job_without_progress_past_the_time_limit_fails_and_can_be_ret
     PrintJob.objects.filter(pk=job.pk).update(status="running", progress=0, file=None,
                                               updated_at=timezone.now() - timedelta(seconds=PRINT_TIME_LIMIT + 60))
     fresh = PrintJob.objects.create(tournament=cup.tournament, kind="standings", status="running", total=1)
-    assert cleanup_print_jobs() == 1
+    assert print_jobs_cleanup() == 1
     job.refresh_from_db()
     fresh.refresh_from_db()
     assert job.status == "failed" and "stopped" in job.error and job.finished_at and fresh.status == "running"

@@ -4,7 +4,8 @@ from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
-    help = "Delete expired idempotency keys (and other expired rows); safe to run from cron at any time."
+    help = ("Run every clean-up step: expired idempotency keys and the steps the apps register (old print "
+            "jobs, stored PDF renders); safe to run from cron at any time.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         from safety.cleanup import run_cleanup
