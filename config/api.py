@@ -51,7 +51,13 @@ def invalid_input(errors: Mapping[str, list[str]]) -> Response:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     from django.db import Error as DatabaseError
+    from django.http import Http404
 
+    from config.views import refusal_message
+
+    if isinstance(exc, Http404) and not refusal_message(exc):
+        # get_object_or_404's English "No Match matches the given query.": said in the caller's language
+        exc = Http404(_("Not found."))
     response = drf_exception_handler(exc, context)
     if response is None:
         from django.db import IntegrityError

@@ -1,6 +1,12 @@
 """Project-wide views."""
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+import re
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse as url_reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views import defaults
 from drf_spectacular.utils import extend_schema
@@ -66,11 +72,38 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     return defaults.bad_request(request, exception or Exception())
 
 
+# Django's own wording of get_object_or_404 ("No Match matches the given query."): English and a class
+# name, so a person is told "Not found." in their language instead.
+DJANGO_NOT_FOUND = re.compile(r"^No \w+ matches the given query\.$")
+
+
+def refusal_message(exception: Exception | None) -> str:
+    """The sentence a page refusal carries (``PermissionDenied(_("Only an organizer …"))``,
+    ``Http404(_("No such match."))``), or "" when it has none a person should read."""
+    args = getattr(exception, "args", ())
+    message = args[0] if args and isinstance(args[0], str) else ""
+    return "" if DJANGO_NOT_FOUND.match(message) else message
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """404: JSON under /api/ (every API answer carries ``detail``), the site's page elsewhere."""
+    """404: JSON under /api/ (every API answer carries ``detail``), the site's page elsewhere (in the
+    site's layout and language, with the reason when the view gave one)."""
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": _("Not found."), "code": "not_found"}, status=404)
-    return defaults.page_not_found(request, exception or Http404())
+    return render(request, "404.html", {"message": refusal_message(exception)}, status=404)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """403 from a page. An anonymous visitor is sent to log in (back here afterwards), as the pages that
+    need a login do; a signed-in user without the rights gets the site's page saying why and what to do.
+    Under /api/ the answer stays JSON."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": refusal_message(exception) or _("You do not have permission to do this."),
+                             "code": "permission_denied"}, status=403)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    return render(request, "403.html", {"message": refusal_message(exception),
+                                        "login_url": f"{url_reverse('login')}?{urlencode({'next': request.get_full_path()})}"}, status=403)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

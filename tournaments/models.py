@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 import variants
@@ -237,6 +238,21 @@ class Stage(TimeStamped):
         """The stage's own name, else its format in the visitor's language."""
         return self.name or str(self.get_format_display()).capitalize()
 
+    @property
+    def format_note(self) -> str:
+        """The format beside the stage's name ("Knockout" → "single elimination"); "" when the name
+        already says it (no name, or the format's own name in either language), so a page never reads
+        "Swiss Swiss" / "瑞士制 瑞士制"."""
+        if not self.name.strip():
+            return ""
+        shown = str(self.get_format_display())
+        with translation.override("en"):
+            english = str(self.get_format_display())
+        with translation.override("zh-hans"):
+            chinese = str(self.get_format_display())
+        same = {shown.casefold(), english.casefold(), chinese.casefold(), self.format.replace("_", " ")}
+        return "" if self.name.strip().casefold() in same else shown
+
 
 class Round(TimeStamped):
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
@@ -336,6 +352,12 @@ class Match(TimeStamped):
     @property
     def loser(self) -> Entry | None:
         return None if self.winner_side is None else self.entry(1 - self.winner_side)
+
+    @property
+    def is_live(self) -> bool:
+        """Whether its live page (``match-live``) has something to follow: the match is at its table
+        (ready or playing); the bracket, the tables and the match page link to it then."""
+        return self.status in (self.Status.READY, self.Status.PLAYING)
 
 
 class HandRecord(TimeStamped):

@@ -16,12 +16,13 @@
   function seatName(s) { return (W.seat_labels && W.seat_labels[s]) || (W.seat + " " + (s + 1)); }
   function show(st) {
     root.dataset.version = st.version + "/" + (st.hand ? st.hand.version : 0);
-    var summary = [esc(st.variant), W.hands + ": " + st.hands_played];
+    // the variant and "no trump" by their names in the page's language (never the code "tractor" or "NT")
+    var summary = [esc(root.dataset.variantName || st.variant), W.hands + ": " + st.hands_played];
     if (st.levels) summary.push(W.levels + ": " + st.levels.join(" – "));
     if (st.totals) summary.push(W.totals + ": " + st.totals.join(" / "));
     var h = st.hand, seats = document.getElementById("live-seats");
     if (h) {
-      summary.push(W.hand + " " + h.number, W.trump + ": " + (h.trump ? SYM[h.trump] : "NT") + (h.level ? " " + h.level : ""));
+      summary.push(W.hand + " " + h.number, W.trump + ": " + (h.trump ? chip(h.trump) : esc(root.dataset.noTrump || "NT")) + (h.level ? " " + esc(h.level) : ""));
       if (h.dealer !== null && h.dealer !== undefined) summary.push(W.dealer + ": " + esc(seatName(h.dealer)));
     }
     document.getElementById("live-summary").innerHTML = summary.join(" · ");
@@ -33,6 +34,7 @@
         ? " · " + seatName(t.winner) + " " + W.wins + " (+" + t.points + ")" : "");
     } else trick.textContent = W.trick + " 1";
     var html = "";
+    seats.className = "live-seats " + (st.seats.length === 4 ? "four" : "many");
     st.seats.forEach(function (_name, s) {
       var onTable = "";
       if (h && h.trick) h.trick.plays.forEach(function (p) { if (p.seat === s) onTable = chips(p.forced || p.cards); });

@@ -88,8 +88,14 @@ def limit_info(match: Match) -> dict[str, Any] | None:
             "drawn": bool(last.get("match_drawn")), "tie": rules.hand_limit_tie}
 
 
+def replay_numbers(match: Match) -> list[int]:
+    """The hands of ``match`` recorded trick by trick: the ones the replay page (``hand-replay``) can show."""
+    return list(match.hands.filter(trick_log__isnull=False).order_by("number").values_list("number", flat=True))
+
+
 def match_context(match: Match) -> dict[str, Any]:
-    common = {"match": match, "round_name": selectors.round_label(match.round.name), "confirm": confirmation(match)}
+    common = {"match": match, "round_name": selectors.round_label(match.round.name), "confirm": confirmation(match),
+              "replays": replay_numbers(match)}
     if is_individual(match):
         return {**common, "individual": True, "table_seats": pages.table_seats(match),
                 "hands": pages.individual_hand_rows(match), "hands_planned": match.stage.hands_per_table,
@@ -100,7 +106,9 @@ def match_context(match: Match) -> dict[str, Any]:
     if not levels and match.stage.tournament.variant in PARTNERSHIP_VARIANTS:
         levels = initial_state(match.stage.tournament, 0)["levels"]
     return {
-        **common, "seats": seats, "preview": preview, "levels": levels or ["", ""],
+        # "next_deal", not "preview": the scoring page's own "preview" (of the hand being entered) must not
+        # stand in for it, or the page read "Seat 1 () deals; Team A plays its level ." (issue 28)
+        **common, "seats": seats, "next_deal": preview, "levels": levels or ["", ""],
         "dealer_name": seats[preview["dealer"]] if preview else "", "hands": pages.hand_rows(match),
         "limit": limit_info(match),
         "sides": [{"number": side, "entry": match.entry(side), "seats": (seats[side], seats[side + 2]),

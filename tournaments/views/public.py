@@ -59,7 +59,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _stage_summary(stage: Stage) -> dict[str, Any]:
     return {"stage": stage, "rounds_done": stage.rounds.count(),
-            "source": stage.source_stage.name if stage.source_stage_id else ""}  # type: ignore[union-attr]
+            "source": str(stage.source_stage) if stage.source_stage_id else ""}
 
 
 @require_safe
