@@ -27,6 +27,41 @@
   // Seats are 0-based in the API; people read them 1–4 (or the winds) with the player: "Seat 1 · Zhang Wei".
   function seatNo(s) { return s + 1; }
   function seatName(s) { return (cfg.seat_labels && cfg.seat_labels[s]) || (W.seat + " " + seatNo(s)); }
+  // Cards as people read them: "SA H10 BJ" → "♠A ♥10 大王" (the input keeps the codes the API takes).
+  var SUIT = { S: "♠", H: "♥", C: "♣", D: "♦" };
+  function cardText(codes) {
+    return String(codes || "").trim().split(/\s+/).filter(Boolean).map(function (c) {
+      var u = c.toUpperCase();
+      if (u === "LJ" || u === "SJ") return W.small_joker;
+      if (u === "BJ") return W.big_joker;
+      return SUIT[u.charAt(0)] ? SUIT[u.charAt(0)] + u.slice(1) : c;
+    }).join(" ");
+  }
+  function el(tag, text, cls) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
+  // The hand's result in words (the server's summary: small tables and the scoring core's sentences), never JSON.
+  function showSummary(box, summary) {
+    box.innerHTML = "";
+    if (!summary) return;
+    (summary.tables || []).forEach(function (t) {
+      var table = el("table", undefined, "table compact result-table");
+      if (t.head) {
+        var tr = el("tr"); t.head.forEach(function (h) { tr.appendChild(el("th", h)); });
+        table.appendChild(el("thead")).appendChild(tr);
+      }
+      var body = table.appendChild(el("tbody"));
+      t.rows.forEach(function (row) {
+        var tr = el("tr");
+        row.forEach(function (cell, i) { tr.appendChild(el(i === 0 && !t.head ? "th" : "td", cell)); });
+        body.appendChild(tr);
+      });
+      box.appendChild(table);
+    });
+    if (summary.sentences && summary.sentences.length) {
+      var ul = el("ul", undefined, "result-sentences");
+      summary.sentences.forEach(function (line) { ul.appendChild(el("li", line)); });
+      box.appendChild(ul);
+    }
+  }
 
   function showFacts() {
     $("facts-panel").hidden = false; $("play-panel").hidden = true;
@@ -59,18 +94,23 @@
     var last = tricks.length ? tricks[tricks.length - 1] : null;
     var open = last && last.next_seat !== null && last.next_seat !== undefined;
     var number = open ? tricks.length : tricks.length + 1;
-    $("trick-title").textContent = W.trick + " " + number;
-    $("hand-facts").textContent = [hf.variant, hf.level ? "L " + hf.level : "", "♠♥♣♦".charAt("SHCD".indexOf(hf.trump)) || "NT",
-                                   hf.bid ? "bid " + hf.bid : ""].filter(Boolean).join(" · ");
+    $("trick-title").textContent = der.complete ? W.hand_title : W.trick + " " + number;
+    $("hand-facts").textContent = [W.variant, hf.level ? W.level + " " + hf.level : "", SUIT[hf.trump] || W.no_trump,
+                                   hf.bid ? W.bid + " " + hf.bid : ""].filter(Boolean).join(" · ");
     var plays = $("trick-plays"); plays.innerHTML = "";
     (open ? last.plays : []).forEach(function (p) {
-      var li = document.createElement("li"); li.textContent = seatName(p.seat) + ": " + p.cards + (p.forced ? " → " + p.forced : "");
+      var li = document.createElement("li"); li.textContent = seatName(p.seat) + ": " + cardText(p.cards) + (p.forced ? " → " + cardText(p.forced) : "");
       plays.appendChild(li);
     });
     var next = der.next_seat;
     $("to-play").textContent = der.complete ? W.complete : (next === null || next === undefined ? "" :
       seatName(next) + " " + (open ? W.to_play : W.leads));
-    $("play-enter").disabled = der.complete;
+    $("play-enter").disabled = der.complete; $("play-enter").style.display = der.complete ? "none" : "";
+    $("play-input").hidden = der.complete;  // every card is played: nothing more to tap
+    // the picker fills the cards of the seat whose turn it is, without a tap in the field first
+    $("play-cards").dataset.label = (next === null || next === undefined) ? "" : seatName(next);
+    if (window.cardPicker && (!window.cardPicker.target() || window.cardPicker.target() === $("play-cards") ||
+                              window.cardPicker.target().hidden)) window.cardPicker.select($("play-cards"));
     var pts = $("points"); pts.innerHTML = "";
     der.points.forEach(function (p, s) { var li = document.createElement("li"); li.textContent = seatName(s) + ": " + p + " " + W.points; pts.appendChild(li); });
     var fl = $("flags"); fl.innerHTML = "";
@@ -82,11 +122,11 @@
     tricks.forEach(function (t, i) {
       if (t.winner === null || t.winner === undefined) return;
       var li = document.createElement("li");
-      li.textContent = t.plays.map(function (p) { return seatNo(p.seat) + ": " + p.cards; }).join(" | ") + " — " + seatName(t.winner) + " " + W.wins + (t.points ? " (+" + t.points + ")" : "");
+      li.textContent = t.plays.map(function (p) { return seatNo(p.seat) + ": " + cardText(p.cards); }).join(" | ") + " — " + seatName(t.winner) + " " + W.wins + (t.points ? " (+" + t.points + ")" : "");
       done.appendChild(li);
     });
     $("finish-panel").hidden = !der.complete;
-    $("derived-outcome").textContent = der.complete ? JSON.stringify(der.outcome, null, 1) : "";
+    showSummary($("derived-outcome"), der.complete ? der.summary : null);
   }
 
   function load() {
@@ -123,7 +163,9 @@
       $("play-errors").textContent = "";
       answer(r, function (d) {
         $("play-cards").value = ""; $("play-forced").value = ""; $("play-failed").checked = false; $("play-forced").hidden = true;
-        render(d); $("play-cards").focus();
+        render(d);
+        // a keyboard goes on typing; a phone keeps its keyboard closed (the picker fills the next seat's cards)
+        if (!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches)) $("play-cards").focus();
       });
     });
   });
@@ -147,8 +189,15 @@
       answer(r, function (d) {
         draft = null; status(W.recorded + " #" + d.hand.number);
         $("play-panel").hidden = true; $("facts-panel").hidden = false;
-        var res = document.createElement("pre"); res.id = "recorded-result"; res.className = "replay-json";
-        res.textContent = JSON.stringify(d.hand.outcome, null, 1) + "\n" + JSON.stringify(d.result.state || d.result, null, 1);
+        var old = $("recorded-result"); if (old) old.remove();
+        var res = el("section", undefined, "panel recorded-result"); res.id = "recorded-result";
+        res.appendChild(el("h2", W.result));
+        var box = res.appendChild(el("div")); showSummary(box, d.summary);
+        var links = res.appendChild(el("p", undefined, "actions"));
+        if (d.links) {
+          var replay = links.appendChild(el("a", W.replay, "button")); replay.href = d.links.replay; replay.id = "recorded-replay";
+          var back = links.appendChild(el("a", W.match, "button")); back.href = d.links.match; back.id = "recorded-match";
+        }
         $("trick-status").after(res);
       });
     });

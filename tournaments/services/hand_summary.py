@@ -96,8 +96,8 @@ def hand_summary(match: Match, rec: RecordedHand, names: list[str] | None = None
         rows.append([_("Levels"), change])
         levels = (after.get("state") or {}).get("levels")
         if levels:
-            rows.append([_("Levels after the hand"),
-                         " · ".join(f"{side_label(match, side)} {levels[side]}" for side in (0, 1))])
+            rows.append([_("Levels after the hand"), "\n".join(
+                _("%(side)s: %(level)s") % {"side": side_label(match, side), "level": levels[side]} for side in (0, 1))])
         if result.match_winner is None:
             rows.append([_("Next dealer"), seat(result.next_dealer)])
         return {"tables": [{"head": None, "rows": rows}], "sentences": sentences}

@@ -57,6 +57,10 @@ def _entry_context(match: Match, token: str | None, back_url: str) -> dict[str, 
         "recorded": _("Hand recorded."), "no_cards": _("Tap the cards first."),
         "confirm_discard": _("Throw away the tricks entered for this hand?"),
         "choose_trump": _("Choose the trump suit, or “No trump”."),
+        "hand_title": _("Hand %(n)s") % {"n": match.hands_played + 1},
+        "result": _("Result"), "replay": _("Replay this hand"), "match": _("Back to the match"),
+        "variant": tournament.get_variant_display(), "level": _("Level"), "bid": _("Bid"),
+        "no_trump": _("no trump"), "small_joker": "小王", "big_joker": "大王",
     }
     # After the first hand of a partnership match the match itself says who deals: shown, not asked.
     known_dealer = state.get("dealer") if tournament.is_partnership and match.hands_played else None
