@@ -5,6 +5,7 @@ site's 403 page), the site's 404 page, and JSON under /api/."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -15,9 +16,12 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
+from gameplay.bots import make_bot
+from gameplay.hand import Hand
 from gameplay.record import HandFacts, record_to_json, tricks_from_hand
+from gameplay.simulate import make_hand, play_out
+from scoring.partnership import MatchState
 from tests.tournaments.factories import SHUTOUT, UserFactory, make_tournament, play_hand
-from tests.tournaments.test_trick_entry import C, tractor_hand
 from tournaments.models import Match, Stage, Tournament
 from tournaments.services import Actor
 from tournaments.services.corrections import CorrectionPreview
@@ -27,6 +31,14 @@ from tournaments.services.stages import stage_create
 pytestmark = pytest.mark.django_db
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+C = "/api/v1/matches/{}/trick-entry/"
+
+
+def tractor_hand(seed: int = 5) -> Hand:
+    """An engine-played tractor hand with seat 0 dealing at level 2 (a match's first hand)."""
+    h = make_hand("tractor", seed, state=MatchState(levels=("2", "2"), dealer=0, hands_played=1))
+    play_out(h, [make_bot("heuristic", random.Random(seed + s)) for s in range(4)])
+    return h
 
 
 def text(html: str) -> str:
