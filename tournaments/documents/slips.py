@@ -57,6 +57,6 @@ class ResultSlipDocument(Document):
 def _players_of(entry: Entry | None) -> list[str]:
     if entry is None:
         return []
-    if entry.team_id:
-        return [entry.team.player1.name, entry.team.player2.name]  # type: ignore[union-attr]
-    return [entry.player.name]  # type: ignore[union-attr]
+    if entry.team is not None:
+        return [entry.team.player1.name, entry.team.player2.name]
+    return [entry.player.name] if entry.player is not None else []

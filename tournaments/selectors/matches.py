@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import ForeignKey, Prefetch, Q, QuerySet
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
@@ -109,7 +109,9 @@ def load_entries(match: Match, *related: str) -> None:
     found = {e.pk: e for e in Entry.objects.filter(pk__in=ids).select_related(*related).order_by()} if ids else {}
     for name, pk in (("entry0", match.entry0_id), ("entry1", match.entry1_id)):
         if pk in found:  # the cache only: the row's own entry0_id / entry1_id are left as they are
-            Match._meta.get_field(name).set_cached_value(match, found[pk])  # type: ignore[union-attr]
+            field = Match._meta.get_field(name)
+            assert isinstance(field, ForeignKey)  # entry0 and entry1 are foreign keys
+            field.set_cached_value(match, found[pk])
 
 
 def entry_answers(match: Match) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -120,7 +122,8 @@ def entry_answers(match: Match) -> tuple[dict[str, Any] | None, dict[str, Any] |
             if ids else [])
     found = {pk: {"id": pk, "name": team if team is not None else player, "seed": seed}
              for pk, team, player, seed in rows}
-    return found.get(match.entry0_id), found.get(match.entry1_id)  # type: ignore[arg-type]
+    return (found.get(match.entry0_id) if match.entry0_id is not None else None,
+            found.get(match.entry1_id) if match.entry1_id is not None else None)
 
 
 def seat_entries(match: Match) -> list[dict[str, Any]]:
@@ -136,9 +139,10 @@ def seat_names(match: Match) -> list[str]:
     names = ["—"] * 4
     for side in (0, 1):
         entry = match.entry(side)
-        if entry is not None and entry.team_id:
-            names[side] = entry.team.player1.name  # type: ignore[union-attr]
-            names[side + 2] = entry.team.player2.name  # type: ignore[union-attr]
+        team = entry.team if entry is not None else None  # no query for an entry without a team
+        if team is not None:
+            names[side] = team.player1.name
+            names[side + 2] = team.player2.name
     return names
 
 

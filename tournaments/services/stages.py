@@ -150,8 +150,8 @@ def stage_start(*, stage: Stage, actor: Actor, random_seed: int | None = None) -
         if random_seed is None:
             random_seed = random.SystemRandom().randrange(2**31)
         stage.random_seed = random_seed
-        if stage.source_stage_id:
-            order = qualified_entries(stage.source_stage)  # type: ignore[arg-type]
+        if stage.source_stage is not None:  # no query without a source stage
+            order = qualified_entries(stage.source_stage)
         else:
             entries = _active_entries(tournament)
             if len(entries) < 2:

@@ -1,13 +1,13 @@
 import secrets
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 
 class Command(BaseCommand):
     help = "Create an admin user if no superuser exists, and print its login."
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--username", default="admin")
         parser.add_argument("--password", default=None, help="default: a random password, printed once")
 
