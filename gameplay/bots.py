@@ -26,7 +26,6 @@ from gameplay.cards import BJ, LJ, NCODES, SUITS, code_rank, code_suit, make_cod
 from gameplay.legal_plays import LegalPlays
 from gameplay.observation import Observation
 from gameplay.order import TRUMP
-from variants import Declaring, TrumpOrder
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]
 
@@ -131,10 +130,9 @@ class HeuristicBot(PlayChooser):
         if key in _LEVELS:
             return _LEVELS[key]
         level: int | None = None
-        if variants.get(obs.variant).trump_order is TrumpOrder.YONGZHOU:
-            level = 10  # the 10s rank like level cards
-        elif obs.level is not None:
+        if obs.level is not None:
             level = {"J": 11, "Q": 12, "K": 13, "A": 14}.get(obs.level) or int(obs.level)
+        level = variants.get(obs.variant).trump_order.declaring_rank(level)  # yongzhou: the 10s, like level cards
         _LEVELS[key] = level
         return level
 
@@ -175,7 +173,7 @@ class HeuristicBot(PlayChooser):
         threshold = (0.28 * held if not overturn else 3.0) if obs.phase == "deal" else 0.2 * held
         if cur is not None and cur.seat != obs.seat and obs.team(cur.seat) != me_team:
             threshold = min(threshold, 0.25 * held)
-        if spec.declaring is Declaring.TENS:
+        if spec.declaring.declarer_leads:
             threshold *= YONGZHOU_EAGERNESS  # the declarer chooses trump and leads: worth more there
         if obs.phase != "deal" and cur is None:
             threshold = 0.0  # last chance: something beats nothing

@@ -11,7 +11,6 @@ from gameplay.combos import Combo
 from gameplay.declaring import Declaration
 from gameplay.events import Event, LogView
 from gameplay.order import Context
-from variants import Settlement
 
 
 class Observation(NamedTuple):
@@ -62,7 +61,7 @@ class Observation(NamedTuple):
         if kind is None:
             v = variants.get(self.variant)
             kind = _TEAMS[self.variant] = ("pairs" if v.partnership else
-                                           "dealer" if v.settlement is Settlement.RED_FIVE else "alone")
+                                           "dealer" if v.settlement.contract else "alone")
         if kind == "pairs":
             return seat % 2
         if kind == "dealer":

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gameplay.cards import (
-    BJ,
     LJ,
     NCODES,
     RANK_VALUES,
@@ -30,7 +29,8 @@ from gameplay.cards import (
 )
 from gameplay.errors import InvalidContext
 from gameplay.rulesets import RuleSet
-from variants import SUIT_SYMBOLS, TrumpOrder
+from variants import SUIT_SYMBOLS
+from variants.behaviour import TrumpCard
 
 _SUIT_OF_SYMBOL = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
 
@@ -38,6 +38,16 @@ TRUMP = 4
 """Effective suit number of trumps (side suits are 0..3 = D, C, H, S)."""
 
 CardLike = int | str | Card
+
+
+def _code(card: TrumpCard) -> int:
+    """The code of a ``(suit, rank)`` pair as :mod:`variants.behaviour` names cards (jokers: suit 4)."""
+    suit, rank = card
+    return make_code(suit, rank) if suit < 4 else LJ + rank - 15
+
+
+def _card(code: int) -> TrumpCard:
+    return (code_suit(code), code_rank(code))
 
 
 def to_code(card: CardLike) -> int:
@@ -110,34 +120,9 @@ class Context:
         order = rules.spec.trump_order
         in_deck = [c >= 52 or code_rank(c) not in removed for c in range(NCODES)]
         special: dict[int, int] = {}  # code -> trump-tier rank (higher = stronger) above the plain suit
-        # Trump tiers above the trump suit's plain cards, lowest first: list of lists of codes.
-        upper: list[list[int]] = []
-
-        def others(rank: int, exclude: int | None) -> list[int]:
-            return [make_code(s, rank) for s in range(4) if s != exclude]
-
-        if order in (TrumpOrder.TRACTOR, TrumpOrder.CHAODI):
-            assert L is not None
-            if order is TrumpOrder.CHAODI:
-                if T is None:
-                    upper.append(others(2, None))
-                else:
-                    upper += [others(2, T), [make_code(T, 2)]]
-            if T is None:
-                upper.append(others(L, None))
-            else:
-                upper += [others(L, T), [make_code(T, L)]]
-            upper += [[LJ], [BJ]]
-        elif order is TrumpOrder.RED_FIVE:
-            assert T is not None
-            mate = {0: 2, 2: 0, 1: 3, 3: 1}[T]  # same colour: D<->H, C<->S
-            upper = [others(2, T), [make_code(T, 2)], [make_code(mate, 3)], [make_code(T, 3)], [LJ], [BJ],
-                     [make_code(2, 5)]]
-        else:  # TrumpOrder.YONGZHOU
-            if T is None:
-                upper = [others(2, None), others(10, None), [LJ], [BJ]]
-            else:
-                upper = [others(2, T), [make_code(T, 2)], others(10, T), [make_code(T, 10)], [LJ], [BJ]]
+        # Trump tiers above the trump suit's plain cards, lowest first (lists of codes): the variant's
+        # trump order names them as (suit, rank) pairs.
+        upper: list[list[int]] = [[_code(card) for card in t] for t in order.upper_tiers(L, T)]
         for rank_tier in upper:
             for c in rank_tier:
                 special[c] = 1
@@ -169,23 +154,12 @@ class Context:
         # adjacency (tractors): consecutive tiers, with the variant's exceptions
         adj: list[list[int]] = [[] for _ in range(NCODES)]
 
-        def chaodi_group(c: int) -> int:
-            """chaodi trump chains stop between jokers, level cards, 2s and the trump suit's ranks."""
-            if c >= 52:
-                return 3
-            r = code_rank(c)
-            return 2 if r == L else 1 if r == 2 else 0
-
         for es in range(5):
             ts = tiers[es]
             for i in range(len(ts) - 1):
-                if es == TRUMP:
-                    if order is TrumpOrder.RED_FIVE and i + 1 > plain_trump_top:
-                        continue
-                    if order is TrumpOrder.YONGZHOU and T is None and not (ts[i] == [LJ] and ts[i + 1] == [BJ]):
-                        continue
-                    if order is TrumpOrder.CHAODI and chaodi_group(ts[i][0]) != chaodi_group(ts[i + 1][0]):
-                        continue
+                if es == TRUMP and not order.chains([_card(c) for c in ts[i]], [_card(c) for c in ts[i + 1]],
+                                                    level=L, trump=T, higher_is_upper=i + 1 > plain_trump_top):
+                    continue
                 for a in ts[i]:
                     adj[a].extend(ts[i + 1])
         if rules.wrap_k3_at_ace and L == 14:

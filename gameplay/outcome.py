@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -22,7 +22,8 @@ from scoring.partnership import HandResult, LastTrick, MatchState, PartnershipOu
 from scoring.redfive import RedFiveCapture, RedFiveOutcome, RedFiveResult, settle_red_five
 from scoring.rules import PartnershipRules, RedFiveRules, ScoringRules, YongzhouRules
 from scoring.yongzhou import YongzhouOutcome, YongzhouResult, settle_yongzhou
-from variants import Settlement, Variant
+from variants import Variant
+from variants.behaviour import ByKey, LevelsSettlement, RedFiveSettlement, YongzhouSettlement
 
 RED_FIVE = make_code(2, 5)
 """The card that red five's settlement follows: ♥5."""
@@ -71,13 +72,8 @@ def kitty_points(hand: FinishedHand) -> int:
 
 
 def settle(hand: FinishedHand) -> Settled:
-    """The outcome and result of ``hand`` (its last trick won)."""
-    settlement = hand.spec.settlement
-    if settlement is Settlement.LEVELS:
-        return _levels(hand)
-    if settlement is Settlement.RED_FIVE:
-        return _red_five(hand)
-    return _yongzhou(hand)
+    """The outcome and result of ``hand`` (its last trick won), by its variant's settlement."""
+    return SETTLERS[hand.spec.settlement](hand)
 
 
 def _levels(hand: FinishedHand) -> Settled:
@@ -152,11 +148,15 @@ def _yongzhou(hand: FinishedHand) -> Settled:
     return Settled(out, result)
 
 
+SETTLERS: ByKey[Callable[[FinishedHand], Settled]] = ByKey({
+    LevelsSettlement.key: _levels, RedFiveSettlement.key: _red_five, YongzhouSettlement.key: _yongzhou})
+"""How a played hand is settled, by its variant's :class:`variants.Settlement`."""
+
+
 def scoring_sizes(spec: Variant, decks: int | None, players: int | None) -> tuple[int | None, int | None]:
     """The (decks, players) that scoring takes for a variant: red five's settlement depends on the
-    decks, yongzhou's on the players; the others on neither."""
-    return (decks if spec.settlement is Settlement.RED_FIVE else None,
-            players if spec.settlement is Settlement.YONGZHOU else None)
+    decks, yongzhou's on the players; the others on neither (``Settlement.sizes``)."""
+    return spec.settlement.sizes(decks, players)
 
 
 def score_request(hand: FinishedHand) -> dict[str, Any]:

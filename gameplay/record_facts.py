@@ -23,7 +23,6 @@ from gameplay.order import Context
 from gameplay.rulesets import RuleSet
 from scoring.partnership import MatchState, initial_state
 from scoring.rules import PartnershipRules
-from variants import Declaring
 
 __all__ = ["ERROR_CODES", "FLAG_CODES", "RECORD_FORMAT", "HandFacts", "InvalidFacts", "Issue", "Play",
            "TrickEntry", "TrickLike", "entered_codes", "error_issue", "facts_from_hand", "flag_issue", "plays_of",
@@ -176,7 +175,7 @@ class HandFacts:
         if self.dealer is None and self.leader is None:
             raise InvalidFacts("leader", "Nobody declared: give the seat that leads the first trick (the start seat).",
                                "无人叫主：请填写首轮首家座位（起始座位）。")
-        if rules.spec.declaring is Declaring.BIDDING and (isinstance(self.bid, bool) or not isinstance(self.bid, int)):
+        if rules.spec.declaring.bids and (isinstance(self.bid, bool) or not isinstance(self.bid, int)):
             raise InvalidFacts("bid", "red-five needs the dealer's bid (the contract).", "红五必须填写庄家的叫分。")
         if self.state is not None and self.level is not None and self.dealer is not None \
                 and str(self.state.levels[self.dealer % 2]) != str(self.level):

@@ -36,12 +36,10 @@ from gameplay.observation import observe
 from scoring.partnership import HandResult, MatchState
 from scoring.redfive import RedFiveResult
 from scoring.yongzhou import YongzhouResult
-from variants import Declaring, Settlement
 
 __all__ = ["Summary", "hand_seed", "play_out", "simulate_hand", "simulate_hands", "simulate_match",
            "simulate_matches", "summarize"]
 
-PARTNERSHIP = variants.PARTNERSHIP_KEYS
 YONGZHOU_SESSION = 8
 """Hands per yongzhou-300 session in runs of independent hands (the winner deals the next hand)."""
 
@@ -84,7 +82,7 @@ def hand_seed(seed: int, index: int) -> int:
 
 
 def seat_bots(variant: str, players: int, bots: Sequence[str]) -> list[str]:
-    if variant in PARTNERSHIP:
+    if variants.get(variant).partnership:
         return [bots[s % 2] if len(bots) > 1 else bots[0] for s in range(players)]
     return [bots[s % len(bots)] for s in range(players)]
 
@@ -182,7 +180,7 @@ def independent_config(variant: str, index: int, players: int, options: dict[str
         first = spec.first_level_name
         assert first is not None
         return {"state": MatchState(levels=(first, first), dealer=index % 4, hands_played=1)}
-    if spec.declaring is Declaring.BIDDING:
+    if spec.declaring.bids:
         if (options or {}).get("first_bidder") == "random":
             return {}  # drawn by the hand, and kept in its log's config
         return {"first_bidder": index % players}
@@ -235,7 +233,7 @@ def simulate_hand(variant: str, seed: int, index: int, bots: Sequence[str], *, d
     n = players or 4
     names = seat_bots(variant, n, bots)
     conf = independent_config(variant, index, n, options)
-    if variants.get(variant).settlement is Settlement.YONGZHOU:  # sessions: the winner deals next
+    if variants.get(variant).settlement.winner_deals_next:  # sessions: the winner deals next
         if start_seat is None:
             start_seat = 0
             for i in range(index - index % YONGZHOU_SESSION, index):
@@ -245,7 +243,7 @@ def simulate_hand(variant: str, seed: int, index: int, bots: Sequence[str], *, d
     hand = make_hand(variant, hs, decks=decks, players=players, options=options, **conf)
     bot_objs = [make_bot(name, DeferredRandom(hs * 7 + s)) for s, name in enumerate(names)]
     play_out(hand, bot_objs)
-    rec = record(hand, names[:2] if variant in PARTNERSHIP else names, hs, index)
+    rec = record(hand, names[:2] if variants.get(variant).partnership else names, hs, index)
     if keep_log:
         rec["log"] = hand.to_json()
     return rec
@@ -257,7 +255,7 @@ def simulate_hands(variant: str, seed: int, start: int, count: int, bots: Sequen
     out: list[dict[str, Any]] = []
     for i in range(start, start + count):
         seat = None
-        if variants.get(variant).settlement is Settlement.YONGZHOU and out and i % YONGZHOU_SESSION:
+        if variants.get(variant).settlement.winner_deals_next and out and i % YONGZHOU_SESSION:
             seat = int(out[-1]["next_dealer"])  # the last hand's winner deals
         out.append(simulate_hand(variant, seed, i, bots, decks=decks, players=players, options=options,
                                  keep_log=keep_log, start_seat=seat))
@@ -269,7 +267,7 @@ def simulate_hands(variant: str, seed: int, start: int, count: int, bots: Sequen
 def simulate_match(variant: str, seed: int, index: int, bots: Sequence[str], *,
                    options: dict[str, Any] | None = None, max_hands: int = 400) -> dict[str, Any]:
     """A whole "first past J" (chaodi: A) match from the first hand (争庄) to the winner."""
-    if variant not in PARTNERSHIP:
+    if not variants.get(variant).partnership:
         raise ValueError(f"{variant} has no matches between two partnerships: use tractor or chaodi")
     ms = hand_seed(seed, index)
     rng = random.Random(ms)
@@ -347,7 +345,7 @@ class Summary:
             return out
         out.append(f"average tricks per hand: {statistics.mean(r['tricks'] for r in recs):.2f}; "
                    f"redeals: {sum(r['redeals'] for r in recs)}")
-        if self.variant in PARTNERSHIP:
+        if variants.get(self.variant).partnership:
             totals = [r["attackers_total"] for r in recs]
             out.append(f"attackers' total: mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g}")
             out.append("distribution: " + _histogram(totals, 20))
@@ -363,7 +361,7 @@ class Summary:
                 lv[1] += r["levels"][1]
             out.append(f"levels gained: side 0 ({r0(recs, 0)}) {lv[0]}, side 1 ({r0(recs, 1)}) {lv[1]}; "
                        f"margin per hand {(lv[0] - lv[1]) / len(recs):+.3f}")
-        elif variants.get(self.variant).settlement is Settlement.RED_FIVE:
+        elif variants.get(self.variant).settlement.contract:
             finals = [r["dealer_final"] for r in recs]
             out.append(f"dealer's final: mean {statistics.mean(finals):.1f}; distribution: {_histogram(finals, 20)}")
             bids = [r["outcome"]["bid"] for r in recs]
@@ -371,9 +369,7 @@ class Summary:
         else:
             pts = [p for r in recs for p in r["points"]]
             out.append(f"points per seat: mean {statistics.mean(pts):.1f}; distribution: {_histogram(pts, 25)}")
-        settlement = variants.get(self.variant).settlement
-        out.append("mean score per bot and hand (" + ("level margin" if self.variant in PARTNERSHIP else
-                                                       "game points" if settlement is Settlement.RED_FIVE else "net")
+        out.append("mean score per bot and hand (" + variants.get(self.variant).settlement.score_name
                    + "): " + ", ".join(f"{k} {v:+.3f}" for k, v in sorted(self.by_bot().items())))
         return out
 

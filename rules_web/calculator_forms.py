@@ -18,7 +18,7 @@ from scoring.partnership import LastTrick, MatchState, PartnershipOutcome
 from scoring.redfive import RedFiveCapture, RedFiveOutcome
 from scoring.rules import scoring_rules
 from scoring.yongzhou import YongzhouOutcome
-from variants import SUIT_SYMBOLS, Settlement, Variant
+from variants import SUIT_SYMBOLS, Variant
 from variants.options import OPTIONS
 from variants.seats import seat_number, side_number
 
@@ -76,7 +76,7 @@ class CalculatorForm(forms.Form):
         self.fields["players"] = forms.IntegerField(widget=forms.HiddenInput, initial=players, required=False)
         if spec.partnership:
             self._partnership_fields(spec)
-        elif spec.settlement is Settlement.RED_FIVE:
+        elif spec.settlement.contract:
             self._red_five_fields(spec)
         else:
             for seat in range(players):
@@ -160,7 +160,7 @@ class CalculatorForm(forms.Form):
             state = MatchState(levels=(d["level_0"], d["level_1"]), dealer=d.get("dealer") or 0,
                                a_failures=(d.get("a_failures_0") or 0, d.get("a_failures_1") or 0))
             return score_outcome(rules, outcome, state, lang)
-        if spec.settlement is Settlement.RED_FIVE:
+        if spec.settlement.contract:
             rules = scoring_rules(spec, decks=d.get("decks") or spec.default_decks, lang=lang)
             if d.get("bid") is None:
                 raise ScoringInputError([Problem("outcome.bid", "required")], lang)

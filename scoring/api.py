@@ -37,7 +37,7 @@ from scoring.rules import (
     scoring_rules,
 )
 from scoring.yongzhou import YongzhouOutcome, YongzhouResult, settle_yongzhou
-from variants import Settlement
+from variants.behaviour import ByKey, LevelsSettlement, RedFiveSettlement, YongzhouSettlement
 
 _MISSING = object()
 
@@ -206,12 +206,7 @@ def score_hand(payload: object, lang: str = "en") -> ScoredHand:
     if outcome_data is None:
         problems.add("outcome", "required")
         problems.raise_if_any(lang)
-    if partnership:
-        outcome: Any = _read_partnership_outcome(read, outcome_data)
-    elif spec.settlement is Settlement.RED_FIVE:
-        outcome = _read_red_five_outcome(read, outcome_data)
-    else:
-        outcome = _read_yongzhou_outcome(read, outcome_data)
+    outcome: Any = OUTCOME_READERS[spec.settlement](read, outcome_data)
     problems.raise_if_any(lang)
     assert rules is not None and outcome is not None
     return score_outcome(rules, outcome, state, lang)
@@ -234,12 +229,8 @@ def parse_outcome(
     outcome: Any = None
     if data is None:
         problems.add("outcome", "required")
-    elif spec.partnership:
-        outcome = _read_partnership_outcome(read, data)
-    elif spec.settlement is Settlement.RED_FIVE:
-        outcome = _read_red_five_outcome(read, data)
     else:
-        outcome = _read_yongzhou_outcome(read, data)
+        outcome = OUTCOME_READERS[spec.settlement](read, data)
     problems.raise_if_any(lang)
     assert outcome is not None
     return outcome  # type: ignore[no-any-return]
@@ -408,6 +399,14 @@ def _read_yongzhou_outcome(read: _Reader, data: object) -> YongzhouOutcome | Non
     if points is None or read.problems.has("outcome"):
         return None
     return YongzhouOutcome(points=tuple(points), declarer=declarer, tie_break=tie_break)
+
+
+OUTCOME_READERS: ByKey[Callable[[_Reader, object], Any]] = ByKey({
+    LevelsSettlement.key: _read_partnership_outcome,
+    RedFiveSettlement.key: _read_red_five_outcome,
+    YongzhouSettlement.key: _read_yongzhou_outcome,
+})
+"""How the figures of a hand are read for each :class:`variants.Settlement`."""
 
 
 # --------------------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ from typing import Any
 import variants
 from scoring.cards import normalize_level
 from scoring.errors import Problems
-from variants import Settlement, Variant
+from variants import Variant
+from variants.behaviour import ByKey, LevelsSettlement, RedFiveSettlement, YongzhouSettlement
 from variants.options import SCORING_OPTIONS, HandLimitTie, KittyMultiplier, Scope
 from variants.options import defaults as option_defaults
 from variants.options import scoring_options as variant_scoring_options
@@ -378,12 +379,12 @@ def scoring_rules(
     Raises ``ScoringInputError`` naming ``variant``, ``decks``, ``players`` or ``options.<name>``.
     """
     problems = Problems()
-    if not isinstance(variant, (str, Variant)) or str(variant) not in VARIANTS:
+    if not isinstance(variant, (str, Variant)) or str(variant) not in variants.VARIANTS:
         problems.add("variant", "unknown_variant", value=variant, choices=", ".join(VARIANTS))
         problems.raise_if_any(lang)
     spec = variants.get(variant)
     variant = spec.key
-    if spec.settlement is Settlement.YONGZHOU:  # its deck is fixed by the removed ranks: no decks
+    if not spec.settlement.accepts_decks:  # yongzhou: its deck is fixed by the removed ranks
         if decks is not None:
             problems.add("decks", "not_applicable", variant=variant)
         used_decks: int | None = spec.default_decks
@@ -420,51 +421,56 @@ def scoring_rules(
                 field = _locate_list_item(raw, context) or field
             problems.add(field, error.code, **error.params)
     problems.raise_if_any(lang)
+    return RULE_BUILDERS[spec.settlement](spec, values, used_decks, used_players)
 
-    total = spec.total_points(used_decks, used_players)
-    kitty_cards = spec.kitty_size(used_decks, used_players)
-    kitty_max = spec.max_kitty_points(used_decks, used_players)
-    if spec.settlement is Settlement.YONGZHOU:
-        return YongzhouRules(
-            spec=spec,
-            variant=variant,
-            decks=used_decks,
-            players=used_players,
-            total_points=total,
-            kitty_cards=kitty_cards,
-            kitty_max_points=kitty_max,
-            net_base=values["net_base"],
-            partnership_mode=values["partnership_mode"],
-        )
-    if spec.settlement is Settlement.RED_FIVE:
-        return RedFiveRules(
-            spec=spec,
-            variant=variant,
-            decks=used_decks,
-            players=used_players,
-            total_points=total,
-            kitty_cards=kitty_cards,
-            kitty_max_points=kitty_max,
-            bid_range=values["bid_range"],
-            bid_increment=values["bid_increment"],
-            game_point_table=values["game_point_table"],
-            red_five_capture_points=values["red_five_capture_points"],
-            red_five_capture_game_points=values["red_five_capture_game_points"],
-        )
+
+def _yongzhou_rules(spec: Variant, values: dict[str, Any], decks: int, players: int) -> ScoringRules:
+    return YongzhouRules(
+        spec=spec,
+        variant=spec.key,
+        decks=decks,
+        players=players,
+        total_points=spec.total_points(decks, players),
+        kitty_cards=spec.kitty_size(decks, players),
+        kitty_max_points=spec.max_kitty_points(decks, players),
+        net_base=values["net_base"],
+        partnership_mode=values["partnership_mode"],
+    )
+
+
+def _red_five_rules(spec: Variant, values: dict[str, Any], decks: int, players: int) -> ScoringRules:
+    return RedFiveRules(
+        spec=spec,
+        variant=spec.key,
+        decks=decks,
+        players=players,
+        total_points=spec.total_points(decks, players),
+        kitty_cards=spec.kitty_size(decks, players),
+        kitty_max_points=spec.max_kitty_points(decks, players),
+        bid_range=values["bid_range"],
+        bid_increment=values["bid_increment"],
+        game_point_table=values["game_point_table"],
+        red_five_capture_points=values["red_five_capture_points"],
+        red_five_capture_game_points=values["red_five_capture_game_points"],
+    )
+
+
+def _partnership_rules(spec: Variant, values: dict[str, Any], decks: int, players: int) -> ScoringRules:
+    levels = spec.level_names or variants.LEVEL_NAMES
     target: str = values["target_level"]
     must_play: tuple[str, ...] | None = values["must_play_levels"]
     if must_play is None:
         must_play = (target,)
     must_play = tuple(sorted(set(must_play), key=levels.index))
-    hand_size = spec.hand_size(used_decks, used_players)
+    hand_size = spec.hand_size(decks, players)
     return PartnershipRules(
         spec=spec,
-        variant=variant,
-        decks=used_decks,
-        players=used_players,
-        total_points=total,
-        kitty_cards=kitty_cards,
-        kitty_max_points=kitty_max,
+        variant=spec.key,
+        decks=decks,
+        players=players,
+        total_points=spec.total_points(decks, players),
+        kitty_cards=spec.kitty_size(decks, players),
+        kitty_max_points=spec.max_kitty_points(decks, players),
         levels=levels,
         level_table=values["level_table"],
         kitty_multiplier=values["kitty_multiplier"],
@@ -480,6 +486,15 @@ def scoring_rules(
         hand_limit_tie=values["hand_limit_tie"],
         max_component=hand_size - hand_size % 2,
     )
+
+
+RULE_BUILDERS: ByKey[Callable[[Variant, dict[str, Any], int, int], ScoringRules]] = ByKey({
+    LevelsSettlement.key: _partnership_rules,
+    RedFiveSettlement.key: _red_five_rules,
+    YongzhouSettlement.key: _yongzhou_rules,
+})
+"""The rule set each :class:`variants.Settlement` is scored by, built from the variant, its option
+values, decks and players: ``RULE_BUILDERS[spec.settlement](spec, values, decks, players)``."""
 
 
 def _locate_list_item(raw: list[Any] | tuple[Any, ...], context: _Context) -> str | None:

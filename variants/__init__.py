@@ -7,7 +7,7 @@ here once too. Pure Python: no Django, nothing else of the project.
 
 >>> v = get("chaodi")
 >>> v.key, v.declaring, v.partnership, v.kitty_size(2, 4), v.first_level
-('chaodi', <Declaring.LEVEL_CARD_AND_JOKER: 'level_card_and_joker'>, True, 8, 3)
+('chaodi', <LevelCardAndJokerDeclaring 'level_card_and_joker'>, True, 8, 3)
 >>> get("red-five").kitty_size(3, 4), get("yongzhou-300").deck_size(2, 3)
 (6, 84)
 >>> [v.key for v in VARIANTS.values()]
@@ -18,10 +18,26 @@ here once too. Pure Python: no Django, nothing else of the project.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+
+from variants.behaviour import (
+    BiddingDeclaring,
+    ChaodiOrder,
+    Declaring,
+    LevelCardAndJokerDeclaring,
+    LevelCardDeclaring,
+    LevelsSettlement,
+    RedFiveOrder,
+    RedFiveSettlement,
+    Settlement,
+    TensDeclaring,
+    TractorOrder,
+    TrumpOrder,
+    YongzhouOrder,
+    YongzhouSettlement,
+)
 
 # -- card vocabulary -------------------------------------------------------------------------------
 
@@ -59,34 +75,6 @@ def level_rank(name: str) -> int:
 _RANK_OF_NAME = {v: k for k, v in RANK_NAMES.items()}
 
 
-# -- what differs by more than a value: named kinds --------------------------------------------------
-
-class TrumpOrder(enum.StrEnum):
-    """Which trump order (RULES §2) and tractor adjacency (§3) a variant uses."""
-
-    TRACTOR = "tractor"      # BJ > LJ > T-L > other L > trump suit; 2 is ordinary
-    CHAODI = "chaodi"        # 2s are permanent trumps; trump chains stop between groups
-    RED_FIVE = "red-five"    # H5 > BJ > LJ > 参谋 3s > 2s > trump suit
-    YONGZHOU = "yongzhou"    # BJ > LJ > 10s > 2s > trump suit; 3, 4, 6 removed
-
-
-class Declaring(enum.StrEnum):
-    """How trump and the dealer are chosen (RULES §5.1, §5.3): one protocol class per member."""
-
-    LEVEL_CARD = "level_card"                      # tractor: show a level card; pairs overturn
-    LEVEL_CARD_AND_JOKER = "level_card_and_joker"  # chaodi: level card + joker; 翻底; 炒底 overturns
-    BIDDING = "bidding"                            # red five: bid points, the winner names trump
-    TENS = "tens"                                  # yongzhou: show a 10; pairs of 10s overturn
-
-
-class Settlement(enum.StrEnum):
-    """How a hand's result is scored (RULES §6)."""
-
-    LEVELS = "levels"        # partnerships climb levels (tractor, chaodi)
-    RED_FIVE = "red-five"    # bid contract settled in game points per seat
-    YONGZHOU = "yongzhou"    # each player's net against 300
-
-
 # -- the variant -----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -108,8 +96,11 @@ class Variant:
     partnership: bool
     """Two fixed teams of two (True) or every player for themselves."""
     trump_order: TrumpOrder
+    """Which cards are trump and which trumps chain into tractors (RULES §2, §3)."""
     declaring: Declaring
+    """How trump and the dealer are chosen (RULES §5.1, §5.3)."""
     settlement: Settlement
+    """How a hand's result is scored (RULES §6)."""
     throws: bool
     """Whether throws (甩牌) exist in this variant at all (RULES §3)."""
     joker_points: tuple[int, int] = (0, 0)
@@ -118,6 +109,11 @@ class Variant:
     """Whether every hand has a trump suit (red five: no-trump hands do not exist)."""
     dealer_is_declarer: bool = False
     """Whether the "dealer" seat is simply whoever declared (yongzhou-300: may be nobody)."""
+    kitty: bool = True
+    """Whether the hand has a kitty (yongzhou-300 deals every card)."""
+    options_from: str = ""
+    """The key of the variant whose rule-option defaults a new variant takes (``variants.options``
+    gives defaults per variant key) until the option table gives it its own; empty: its own key."""
 
     def __str__(self) -> str:
         return self.key
@@ -125,6 +121,11 @@ class Variant:
     @property
     def has_levels(self) -> bool:
         return bool(self.levels)
+
+    @property
+    def options_key(self) -> str:
+        """The key the option table (``variants.options``) keeps this variant's defaults under."""
+        return self.options_from or self.key
 
     @property
     def first_level(self) -> int | None:
@@ -215,7 +216,7 @@ class Variant:
         return (54 - 4 * len(self.removed_ranks)) * decks
 
     def kitty_size(self, decks: int, players: int) -> int:
-        if self.trump_order is TrumpOrder.YONGZHOU:
+        if not self.kitty:
             return 0
         return 6 if decks == 3 else 8
 
@@ -226,30 +227,31 @@ class Variant:
 TRACTOR = Variant(
     key="tractor", name_en="Tractor", name_zh="拖拉机", seed="seed 003 (拖拉机)",
     decks=(2,), players=(4,), removed_ranks=(), levels=tuple(range(2, 15)), partnership=True,
-    trump_order=TrumpOrder.TRACTOR, declaring=Declaring.LEVEL_CARD, settlement=Settlement.LEVELS,
+    trump_order=TractorOrder(), declaring=LevelCardDeclaring(), settlement=LevelsSettlement(),
     throws=True,
 )
 CHAODI = Variant(
     key="chaodi", name_en="Chaodi", name_zh="炒地皮", seed="seed 001 (炒地皮)",
     decks=(2,), players=(4,), removed_ranks=(), levels=tuple(range(3, 15)), partnership=True,
-    trump_order=TrumpOrder.CHAODI, declaring=Declaring.LEVEL_CARD_AND_JOKER, settlement=Settlement.LEVELS,
+    trump_order=ChaodiOrder(), declaring=LevelCardAndJokerDeclaring(), settlement=LevelsSettlement(),
     throws=True,
 )
 RED_FIVE = Variant(
     key="red-five", name_en="Red five", name_zh="红五", seed="seed 002 (红五)",
     decks=(2, 3), players=(4,), removed_ranks=(), levels=(), partnership=False,
-    trump_order=TrumpOrder.RED_FIVE, declaring=Declaring.BIDDING, settlement=Settlement.RED_FIVE,
+    trump_order=RedFiveOrder(), declaring=BiddingDeclaring(), settlement=RedFiveSettlement(),
     throws=False, always_trump=True,
 )
 YONGZHOU = Variant(
     key="yongzhou-300", name_en="Yongzhou 300", name_zh="永州三百分", seed="seed 000 (永州三百分)",
     decks=(2,), players=(4, 3), removed_ranks=(3, 4, 6), levels=(), partnership=False,
-    trump_order=TrumpOrder.YONGZHOU, declaring=Declaring.TENS, settlement=Settlement.YONGZHOU,
-    throws=False, joker_points=(20, 30), dealer_is_declarer=True,
+    trump_order=YongzhouOrder(), declaring=TensDeclaring(), settlement=YongzhouSettlement(),
+    throws=False, joker_points=(20, 30), dealer_is_declarer=True, kitty=False,
 )
 
-VARIANTS: Mapping[str, Variant] = MappingProxyType({v.key: v for v in (TRACTOR, CHAODI, RED_FIVE, YONGZHOU)})
-"""Every variant by key, in the order pages list them."""
+_REGISTRY: dict[str, Variant] = {v.key: v for v in (TRACTOR, CHAODI, RED_FIVE, YONGZHOU)}
+VARIANTS: Mapping[str, Variant] = MappingProxyType(_REGISTRY)
+"""Every variant by key, in the order pages list them (a read-only view: :func:`register` adds one)."""
 VARIANT_KEYS: tuple[str, ...] = tuple(VARIANTS)
 PARTNERSHIP_KEYS: tuple[str, ...] = tuple(v.key for v in VARIANTS.values() if v.partnership)
 """Keys of the variants played by two fixed partnerships (tractor, chaodi)."""
@@ -270,3 +272,21 @@ def get(key: str | Variant) -> Variant:
         return VARIANTS[key]
     except (KeyError, TypeError):
         raise UnknownVariant(key) from None
+
+
+def register(variant: Variant) -> Variant:
+    """Make ``variant`` known by its key to :func:`get` (and so to the engine, scoring and logs):
+    a variant that is not one of the four presets, such as one composed from their behaviour
+    objects. Refuses a key in use by another variant."""
+    known = _REGISTRY.get(variant.key)
+    if known is not None and known is not variant:
+        raise ValueError(f"Variant key {variant.key!r} is already in use.")
+    _REGISTRY[variant.key] = variant
+    return variant
+
+
+def unregister(key: str) -> None:
+    """Forget a variant added by :func:`register` (the four presets stay)."""
+    if key in VARIANT_KEYS:
+        raise ValueError(f"{key!r} is a preset and stays.")
+    _REGISTRY.pop(key, None)

@@ -156,12 +156,12 @@ class OptionSpec:
         return frozenset(self.defaults)
 
     def applies_to(self, variant: Variant | str) -> bool:
-        return get(variant).key in self.defaults
+        return get(variant).options_key in self.defaults
 
     def default(self, variant: Variant | str, *, decks: int | None = None, players: int | None = None) -> Any:
         """The default for ``variant`` (``KeyError`` if the option does not apply to it)."""
         v = get(variant)
-        value = self.defaults[v.key]
+        value = self.defaults[v.options_key]
         if isinstance(value, BySize):
             return value.pick(decks or v.default_decks, players or v.default_players)
         return value

@@ -1,4 +1,4 @@
-"""How trump and the dealer are chosen: one protocol per :class:`variants.Declaring`, picked by the variant.
+"""How trump and the dealer are chosen: one protocol per kind of :class:`variants.Declaring`, found by its key.
 
 ==========================  =======================================================================
 ``level_card``              tractor: level cards while dealing, pairs overturn (:mod:`.level_card`)
@@ -7,29 +7,24 @@
 ``tens``                    yongzhou: 10s while dealing, offers to overturn (:mod:`.tens`)
 ==========================  =======================================================================
 
->>> PROTOCOLS[Declaring.TENS].__name__
+>>> import variants
+>>> PROTOCOLS[variants.YONGZHOU.declaring].__name__
 'Tens'
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from types import MappingProxyType
 
 from gameplay.declaring.base import MAX_REDEALS, Declaration, DeclaringProtocol, Table
 from gameplay.declaring.bidding import Bidding
 from gameplay.declaring.level_card import LevelCard
 from gameplay.declaring.level_card_and_joker import LevelCardAndJoker
 from gameplay.declaring.tens import Tens
-from variants import Declaring
+from variants.behaviour import ByKey
 
-PROTOCOLS: Mapping[Declaring, type[DeclaringProtocol]] = MappingProxyType({
-    Declaring.LEVEL_CARD: LevelCard,
-    Declaring.LEVEL_CARD_AND_JOKER: LevelCardAndJoker,
-    Declaring.BIDDING: Bidding,
-    Declaring.TENS: Tens,
-})
-"""The protocol class of each way of declaring."""
+PROTOCOLS: ByKey[type[DeclaringProtocol]] = ByKey(
+    {protocol.declaring: protocol for protocol in (LevelCard, LevelCardAndJoker, Bidding, Tens)})
+"""The protocol class of each way of declaring, by its :class:`variants.Declaring` (or that one's key):
+``PROTOCOLS[variant.declaring]``."""
 
 __all__ = ["MAX_REDEALS", "PROTOCOLS", "Bidding", "Declaration", "DeclaringProtocol", "LevelCard", "LevelCardAndJoker",
            "Table", "Tens"]

@@ -19,7 +19,7 @@ from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, OutOfTurn,
 from gameplay.rulesets import RuleSet
 from scoring.partnership import MatchState
 from scoring.rules import ScoringRules
-from variants import Declaring, level_rank
+from variants import level_rank
 from variants.seats import en_seat, zh_seat
 
 MAX_REDEALS = 20
@@ -90,7 +90,8 @@ class Table(Protocol):
 class DeclaringProtocol:
     """How trump and the dealer are chosen (RULES §5.1, §5.3): the base that the four protocols refine."""
 
-    declaring: ClassVar[Declaring]
+    declaring: ClassVar[str]
+    """The key of the :class:`variants.Declaring` this protocol carries out."""
     shows_first_kitty: ClassVar[bool] = False
     """Whether the kitty as dealt is shown to all when it is first taken (chaodi, RULES §5.2)."""
     has_insurance: ClassVar[bool] = False

@@ -10,12 +10,12 @@ from gameplay.cards import SUITS
 from gameplay.declaring.base import Declaration, DeclaringProtocol
 from gameplay.errors import IllegalPlay, OutOfTurn
 from scoring.rules import RedFiveRules
-from variants import Declaring
+from variants.behaviour import BiddingDeclaring
 from variants.seats import en_seat, zh_seat
 
 
 class Bidding(DeclaringProtocol):
-    declaring: ClassVar[Declaring] = Declaring.BIDDING
+    declaring: ClassVar[str] = BiddingDeclaring.key
 
     def first_bidder(self, configured: int | None, rng: random.Random) -> int | None:
         if configured is not None:

@@ -8,11 +8,11 @@ from typing import ClassVar
 
 from gameplay.cards import BJ, CODE_NAMES, LJ, SUITS, code_rank, code_suit, make_code
 from gameplay.declaring.base import Declaration, DeclaringProtocol
-from variants import Declaring
+from variants.behaviour import LevelCardDeclaring
 
 
 class LevelCard(DeclaringProtocol):
-    declaring: ClassVar[Declaring] = Declaring.LEVEL_CARD
+    declaring: ClassVar[str] = LevelCardDeclaring.key
 
     def judge(self, seat: int, cards: tuple[int, ...]) -> Declaration:
         level = self.hand.decl_level(seat)

@@ -12,7 +12,8 @@ from typing import ClassVar
 from gameplay.cards import BJ, LJ, NCODES, SUITS, code_rank, code_suit, format_cards, make_code
 from gameplay.declaring.base import MAX_REDEALS, PAIR_ORDER, Declaration, DeclaringProtocol
 from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
-from variants import Declaring, level_rank
+from variants import level_rank
+from variants.behaviour import LevelCardAndJokerDeclaring
 from variants.seats import en_seat, zh_seat
 
 JOKER_OF = {"D": BJ, "H": BJ, "C": LJ, "S": LJ}
@@ -23,7 +24,7 @@ STRONGER = ("an overturn must be stronger than what stands (BJ BJ > LJ LJ > ♠ 
 
 
 class LevelCardAndJoker(DeclaringProtocol):
-    declaring: ClassVar[Declaring] = Declaring.LEVEL_CARD_AND_JOKER
+    declaring: ClassVar[str] = LevelCardAndJokerDeclaring.key
     shows_first_kitty: ClassVar[bool] = True
     has_insurance: ClassVar[bool] = True
 

@@ -10,11 +10,11 @@ from typing import ClassVar
 
 from gameplay.cards import BJ, LJ, SUITS, code_rank, code_suit
 from gameplay.declaring.base import PAIR_ORDER, Declaration, DeclaringProtocol
-from variants import Declaring
+from variants.behaviour import TensDeclaring
 
 
 class Tens(DeclaringProtocol):
-    declaring: ClassVar[Declaring] = Declaring.TENS
+    declaring: ClassVar[str] = TensDeclaring.key
 
     def decl_level(self, seat: int) -> int | None:
         return 10

@@ -16,7 +16,7 @@ from gameplay.observation import Observation
 from gameplay.order import TRUMP, Context
 from gameplay.rulesets import ruleset
 from gameplay.tricks import PlayKey, play_key
-from variants import Declaring, TrumpOrder
+from variants import TensDeclaring, YongzhouOrder
 from variants.options import OPTIONS
 
 Cards = tuple[int, ...]
@@ -81,7 +81,7 @@ class HeuristicBot:
         return score
 
     def _level(self, obs: Observation) -> int | None:
-        if variants.get(obs.variant).trump_order is TrumpOrder.YONGZHOU:
+        if isinstance(variants.get(obs.variant).trump_order, YongzhouOrder):
             return 10  # the 10s rank like level cards
         if obs.level is None:
             return None
@@ -123,7 +123,7 @@ class HeuristicBot:
         threshold = (0.28 * held if not overturn else 3.0) if obs.phase == "deal" else 0.2 * held
         if cur is not None and cur.seat != obs.seat and obs.team(cur.seat) != me_team:
             threshold = min(threshold, 0.25 * held)
-        if variants.get(obs.variant).declaring is Declaring.TENS:
+        if isinstance(variants.get(obs.variant).declaring, TensDeclaring):
             threshold *= YONGZHOU_EAGERNESS  # the declarer chooses trump and leads: worth more there
         if obs.phase != "deal" and cur is None:
             threshold = 0.0  # last chance: something beats nothing

@@ -13,6 +13,7 @@ from gameplay.config import HandConfig
 from gameplay.declaring import PROTOCOLS
 from gameplay.hand import Hand
 from gameplay.notation import event_from_text, event_text, log_from_text
+from variants.behaviour import BEHAVIOURS
 
 GOLDEN = Path(__file__).parent / "golden"
 PAYLOAD = {ev.Declare: ("declared", str), ev.Pass: ("phase", str), ev.Bid: ("amount", int),
@@ -63,8 +64,8 @@ def test_redact_hides_cards_by_kind() -> None:
 def test_the_hand_asks_the_variant_for_its_declaring_protocol(key: str) -> None:
     v = variants.get(key)
     hand = Hand(HandConfig(key), seed=3)
-    assert type(hand.protocol) is PROTOCOLS[v.declaring] and hand.protocol.declaring is v.declaring
-    assert set(PROTOCOLS) == set(variants.Declaring)
+    assert type(hand.protocol) is PROTOCOLS[v.declaring] and hand.protocol.declaring == v.declaring.key
+    assert set(PROTOCOLS) == {cls.key for cls in BEHAVIOURS if issubclass(cls, variants.Declaring)}
 
 
 def test_scored_outcome_is_the_sorted_outcome_json() -> None:

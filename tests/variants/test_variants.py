@@ -11,7 +11,7 @@ from gameplay.errors import InvalidOption
 from gameplay.rulesets import ENGINE_OPTIONS, ruleset
 from scoring.errors import ScoringInputError
 from scoring.rules import SCORING_OPTIONS, scoring_rules
-from variants import Settlement
+from variants import RedFiveSettlement
 from variants.options import (
     OPTIONS,
     KittyMultiplier,
@@ -121,7 +121,7 @@ def test_defaults_depend_on_decks_and_players_where_the_rules_say() -> None:
 def test_rules_carry_their_variant_and_json_carries_the_key() -> None:
     rules = ruleset("red-five", decks=3)
     assert rules.spec is variants.RED_FIVE and rules.variant == "red-five"
-    assert rules.spec.settlement is Settlement.RED_FIVE
+    assert rules.spec.settlement == RedFiveSettlement()
     assert scoring_rules(variants.YONGZHOU, players=3).variant == "yongzhou-300"
     with pytest.raises(InvalidOption) as info:
         ruleset("bridge")
