@@ -1,8 +1,10 @@
 """A logging filter that keeps secrets out of log lines.
 
-Table-link tokens (``/t/<token>/``, ``?token=…``, ``X-Table-Token: …``) and credentials in
-``Authorization`` headers (``Token …``, ``Bearer …``, ``Basic …``) are replaced by ``***`` in the
-formatted message. Attached to every handler in ``LOGGING``.
+Table-link tokens (``/t/<token>/``, a physical table's ``/v/<token>/``, ``?token=…``,
+``X-Table-Token: …``), staff invitations (``/invite/<token>/``) and credentials in ``Authorization``
+headers (``Token …``, ``Bearer …``, ``Basic …``) are replaced by ``***`` in the formatted message.
+Attached to every handler in ``LOGGING``, and to the web servers' access logs (``config/server_logging.json``,
+read by ``gunicorn.conf.py`` and by uvicorn's ``--log-config``).
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import re
 
 MASK = "***"
 PATTERNS = [
-    # /t/<token>/ and /t/<token>/confirm/1/ (the table link)
-    (re.compile(r"(/t/)[^/\s?#\"']+"), r"\1" + MASK),
+    # /t/<token>/ and /t/<token>/confirm/1/ (the table link), /v/<token>/ (a physical table's permanent
+    # link), /invite/<token>/ (a staff invitation)
+    (re.compile(r"(/(?:t|v|invite)/)[^/\s?#\"']+"), r"\1" + MASK),
     # ?token=… and &token=…
     (re.compile(r"([?&]token=)[^&\s#\"']+", re.IGNORECASE), r"\1" + MASK),
     # Authorization: Token abc / Bearer abc / Basic abc, and X-Table-Token: abc (headers, dict reprs)
@@ -28,6 +31,8 @@ def mask_secrets(text: str) -> str:
     """
     >>> mask_secrets('"GET /t/AbC-123_x/confirm/1/?token=zz HTTP/1.1" 200')
     '"GET /t/***/confirm/1/?token=*** HTTP/1.1" 200'
+    >>> mask_secrets('GET /v/Venue7Tk/ HTTP/1.1" 302 0 "https://scores.example.org/invite/Inv9/"')
+    'GET /v/***/ HTTP/1.1" 302 0 "https://scores.example.org/invite/***/"'
     >>> mask_secrets("Authorization: Token 9f8e7d")
     'Authorization: Token ***'
     """
