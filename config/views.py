@@ -15,7 +15,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.api import invalid_input
@@ -40,7 +39,8 @@ class ObtainTokenView(ObtainAuthToken):
     ``Authorization: Token …`` header. Rate-limited like the log-in page (429 when locked out)."""
 
     # The project's parsers (ObtainAuthToken names its own list): JSON depth and NUL checks apply here too.
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    # APIView's default is DEFAULT_PARSER_CLASSES as classes (the stubs type the setting as import strings).
+    parser_classes = APIView.parser_classes
 
     def post(self, request: Request, *args: object, **kwargs: object) -> Response:
         from axes.handlers.proxy import AxesProxyHandler
