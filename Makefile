@@ -5,9 +5,9 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
-# The pure packages (docs/architecture.md), type-checked with the web edge of the cores; the pure
-# tournament formats join when tournaments/formats/ exists.
-TYPED := variants gameplay scoring tournaments/formats rules_web
+# mypy checks the whole project with 0 errors (docs/architecture.md, "Types"): the pure cores, the web
+# edges, config, safety, the benchmarks and the scripts (tests/ is not checked yet).
+TYPED := variants gameplay scoring rules_web tournaments config safety bench scripts manage.py
 
 .PHONY: run test install install-dev system-deps system-deps-test lint typecheck ci messages clean \
 	compiled clean-compiled test-compiled
@@ -50,6 +50,7 @@ lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 
+## make typecheck: mypy on the whole project (TYPED), as CI runs it
 typecheck: install-dev
 	$(BIN)/mypy $(TYPED)
 
