@@ -170,8 +170,10 @@ def _record_a_hand_trick_by_trick(match: Match, user: Any) -> None:
 
 
 def _demo_world() -> dict[str, Any]:
-    """The demo, plus what a tournament day adds: results awaiting confirmation, venue table links, a
-    scorer, a hand entered trick by trick, and a tournament still taking entries (check-in)."""
+    """The demo, plus what a tournament day adds: results awaiting confirmation, venue table links (one
+    reissued, one revoked), a scorer, a hand entered trick by trick, and a tournament still taking entries
+    (some checked in, one withdrawn). The demo's Swiss stage has entries on equal points ranked apart by
+    their tiebreaks, its elimination matches several hands each."""
     call_command("load_demo", verbosity=0)
     User = get_user_model()
     organizer = User.objects.get(username=DEMO_ORGANIZER)
@@ -185,6 +187,9 @@ def _demo_world() -> dict[str, Any]:
     Match.objects.filter(stage__tournament=open_, round__number=2, status=Match.Status.FINISHED).update(confirmed_at=None)
     actor = Actor(organizer, "system")
     venue_services.venue_tables_add(tournament=open_, count=4, actor=actor)
+    last = open_.venue_tables.order_by("number").last()
+    venue_services.venue_table_reissue(tournament=open_, number=2, actor=actor)
+    venue_services.venue_table_revoke(tournament=open_, number=last.number, actor=actor)
     ready = Match.objects.filter(stage__tournament=open_, status=Match.Status.READY).order_by("position").first()
     _record_a_hand_trick_by_trick(ready, organizer)
     signup = Tournament.objects.create(name="报名中 · Sign-up Cup", variant="tractor", owner=organizer, is_public=True,
@@ -192,6 +197,7 @@ def _demo_world() -> dict[str, Any]:
     for i, team in enumerate(Team.objects.order_by("pk")[:6]):
         Entry.objects.create(tournament=signup, team=team, seed=i + 1,
                              checked_in_at=timezone.now() if i % 2 else None)
+    Entry.objects.create(tournament=signup, team=Team.objects.order_by("pk")[6], status=Entry.Status.WITHDRAWN)
     return {"open": open_, "swiss": swiss, "red": red, "signup": signup, "organizer": organizer, "scorer": scorer,
             "ready": ready}
 
@@ -219,6 +225,8 @@ def _pages(w: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("anon", "players", "/players/"),
         ("anon", "calculator", "/calculator/"),
         ("anon", "referee", "/referee/"),
+        ("anon", "calculator-result", "/calculator/"),
+        ("anon", "referee-result", "/referee/"),
         ("anon", "replay-paste", "/replay/"),
     ]
     for key, t in (("open", open_), ("swiss", swiss), ("red", red), ("signup", signup)):
@@ -279,6 +287,28 @@ def _pages(w: dict[str, Any]) -> list[tuple[str, str, str]]:
     return pages
 
 
+def _calculate(page: Any) -> None:
+    """The calculator's result table: one hand of tractor scored."""
+    page.fill("#id_attackers_points", "85")
+    page.fill("#id_kitty_points", "10")
+    page.click("#calculator button[type=submit]")
+    page.wait_for_selector("#result .result")
+
+
+def _rule(page: Any) -> None:
+    """The referee's ruling table: one trick of four plays judged (the third one illegal, with its reason)."""
+    for seat, held in enumerate(("SA", "S3", "H4 S6", "S5")):
+        page.fill(f"#id_hand_{seat}", held)
+    for order, cards in enumerate(("SA", "S3", "H4", "S5")):
+        page.fill(f"#id_play_{order}", cards)
+    page.click("form.form button[type=submit]")
+    page.wait_for_selector(".result h2")
+
+
+# Pages whose table shows only after a form is sent: name → what the person does on the page.
+ACTIONS = {"calculator-result": _calculate, "referee-result": _rule}
+
+
 def _log_in(page: Any, base: str, username: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("#id_username", username)
@@ -297,6 +327,8 @@ def _visit(page: Any, base: str, name: str, path: str, lang: str) -> list[dict[s
     page.on("response", answered)
     try:
         page.goto(base + path, wait_until="load")
+        if name in ACTIONS:
+            ACTIONS[name](page)
         page.wait_for_timeout(50)  # scripts that draw on load (the live table, the replay stepper)
         found = page.evaluate(CHECKS)
         page.screenshot(path=str(SHOTS / f"{lang}-{name}.png"), full_page=True)
