@@ -3,8 +3,8 @@
 Table-link tokens (``/t/<token>/``, a physical table's ``/v/<token>/``, ``?token=…``,
 ``X-Table-Token: …``), staff invitations (``/invite/<token>/``) and credentials in ``Authorization``
 headers (``Token …``, ``Bearer …``, ``Basic …``) are replaced by ``***`` in the formatted message.
-Attached to every handler in ``LOGGING``, and to the web servers' access logs (``config/server_logging.json``,
-read by ``gunicorn.conf.py`` and by uvicorn's ``--log-config``).
+Attached to every handler in ``LOGGING``, and to the web servers' logs: gunicorn's through
+``gunicorn.conf.py`` (its ``MaskedLogger``), uvicorn's through ``config/uvicorn_logging.json``.
 """
 
 from __future__ import annotations

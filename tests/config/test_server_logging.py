@@ -1,5 +1,6 @@
 """The web servers' access logs mask table tokens like Django's logs do: gunicorn reads gunicorn.conf.py
-(and through it config/server_logging.json) by default; uvicorn takes the same JSON as its log config."""
+(its MaskedLogger) by default; uvicorn takes config/uvicorn_logging.json as its log config, and under
+gunicorn's UvicornWorker it takes gunicorn's masked handlers."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIG = ROOT / "config" / "server_logging.json"
+UVICORN_CONFIG = ROOT / "config" / "uvicorn_logging.json"
 TOKEN, VENUE, INVITE = "Zq9-secretTableToken_42", "VenueSecret77", "InviteSecret88"
 
 HELLO_APP = '''
@@ -32,23 +33,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_the_config_masks_every_handler_and_both_access_loggers() -> None:
-    config = json.loads(CONFIG.read_text(encoding="utf-8"))
-    assert config["filters"]["mask_secrets"]["()"] == "config.logging_filters.MaskSecretsFilter"
-    for name, handler in config["handlers"].items():
-        assert "mask_secrets" in handler.get("filters", []), name
-    for name in ("gunicorn.access", "uvicorn.access"):
-        assert config["loggers"][name]["handlers"] and config["loggers"][name]["propagate"] is False
-
-
-def test_gunicorn_started_in_the_project_folder_writes_an_access_log_without_tokens(tmp_path: Path) -> None:
-    """A real gunicorn, started as the README says (no ``-c``: it finds gunicorn.conf.py), serves a
-    table link, a venue link with ``?token=`` and a Referer holding an invitation link."""
+def run_gunicorn(tmp_path: Path, *options: str) -> tuple[str, str]:
+    """A real gunicorn started in the project folder as the README says (no ``-c``: it finds
+    gunicorn.conf.py) serves a table link, then a venue link with ``?token=`` and a Referer holding an
+    invitation link; answers its standard output and error."""
     (tmp_path / "hello_app.py").write_text(HELLO_APP, encoding="utf-8")
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "hello_app:app", "--pythonpath", str(tmp_path),
-         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--no-control-socket"],
+         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--no-control-socket", *options],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 30
@@ -66,33 +59,69 @@ def test_gunicorn_started_in_the_project_folder_writes_an_access_log_without_tok
     finally:
         server.terminate()
         out, err = server.communicate(timeout=30)
-    assert "GET /t/***/ HTTP/1.1\" 200" in out, out + err
-    assert "GET /v/***/?token=***&x=1 HTTP/1.1\" 200" in out and "/invite/***/" in out, out
-    for secret in (TOKEN, VENUE, INVITE):
-        assert secret not in out + err
+    return out, err
 
+
+def assert_masked(log: str) -> None:
+    assert 'GET /t/***/ HTTP/1.1" 200' in log, log
+    assert 'GET /v/***/?token=***&x=1 HTTP/1.1" 200' in log and "/invite/***/" in log, log
+    for secret in (TOKEN, VENUE, INVITE):
+        assert secret not in log
+
+
+def test_gunicorn_in_the_project_folder_writes_an_access_log_without_tokens(tmp_path: Path) -> None:
+    out, err = run_gunicorn(tmp_path)
+    assert_masked(out)
+    assert TOKEN not in err
+
+
+def test_gunicorn_options_still_choose_where_the_log_goes_and_it_stays_masked(tmp_path: Path) -> None:
+    access = tmp_path / "access.log"
+    out, err = run_gunicorn(tmp_path, "--access-logfile", str(access), "--log-level", "warning")
+    assert_masked(access.read_text(encoding="utf-8"))
+    assert "GET" not in out and "Booting worker" not in err  # the options win over gunicorn.conf.py
+
+
+UVICORN_WORKER_SCRIPT = '''
+import logging, runpy
+from gunicorn.config import Config
+cfg = Config()
+for name, value in runpy.run_path("gunicorn.conf.py").items():  # as gunicorn reads its config file
+    if name in cfg.settings:
+        cfg.set(name, value)
+log = cfg.logger_class(cfg)
+# what uvicorn.workers.UvicornWorker does: uvicorn's loggers get gunicorn's handlers
+for name, source in (("uvicorn.error", log.error_log), ("uvicorn.access", log.access_log)):
+    logger = logging.getLogger(name)
+    logger.handlers, logger.propagate = source.handlers, False
+    logger.setLevel(source.level)
+logging.getLogger("uvicorn.access").info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET",
+                                         "/t/{token}/?token={token}", "1.1", 200)
+logging.getLogger("uvicorn.error").warning("Invalid HTTP request for /v/{token}/")
+'''
 
 UVICORN_SCRIPT = '''
-import json, logging, logging.config, sys
-logging.config.dictConfig(json.load(open(sys.argv[1])))
-args = ("127.0.0.1:5000", "GET", "/t/{token}/?token={token}", "1.1", 200)
-# uvicorn's own access line: uvicorn.protocols.http logs it so
-logging.getLogger("uvicorn.access").info('%s - "%s %s HTTP/%s" %d', *args)
-# gunicorn -k uvicorn.workers.UvicornWorker: uvicorn's loggers get gunicorn's handlers
-access = logging.getLogger("uvicorn.access")
-access.filters.clear()
-access.handlers = logging.getLogger("gunicorn.access").handlers
-access.info('%s - "%s %s HTTP/%s" %d', *args)
+import json, logging.config, sys
+logging.config.dictConfig(json.load(open(sys.argv[1])))  # uvicorn --log-config FILE.json does this
+logging.getLogger("uvicorn.access").info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET",
+                                         "/t/{token}/?token={token}", "1.1", 200)
 logging.getLogger("uvicorn.error").warning("Invalid HTTP request for /v/{token}/")
 '''
 
 
-def test_uvicorn_with_the_same_log_config_masks_its_access_lines() -> None:
-    script = textwrap.dedent(UVICORN_SCRIPT).replace("{token}", TOKEN)
-    done = subprocess.run([sys.executable, "-c", script, str(CONFIG)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+@pytest.mark.parametrize("script", [UVICORN_WORKER_SCRIPT, UVICORN_SCRIPT], ids=["under gunicorn", "uvicorn alone"])
+def test_uvicorn_access_lines_are_masked(script: str) -> None:
+    code = textwrap.dedent(script).replace("{token}", TOKEN)
+    done = subprocess.run([sys.executable, "-c", code, str(UVICORN_CONFIG)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert len(lines) == 2 and all('"GET /t/***/?token=*** HTTP/1.1" 200' in line for line in lines), lines
-    assert "/v/***/" in done.stderr
+    assert '"GET /t/***/?token=*** HTTP/1.1" 200' in done.stdout, done.stdout
+    assert "/v/***/" in done.stderr, done.stderr
     assert TOKEN not in done.stdout + done.stderr
+
+
+def test_the_uvicorn_config_masks_every_handler() -> None:
+    config = json.loads(UVICORN_CONFIG.read_text(encoding="utf-8"))
+    assert config["filters"]["mask_secrets"]["()"] == "config.logging_filters.MaskSecretsFilter"
+    for name, handler in config["handlers"].items():
+        assert "mask_secrets" in handler.get("filters", []), name
