@@ -119,9 +119,6 @@ class Hand:
         self.start_seat = config.start_seat if config.start_seat is not None else (
             self.state.dealer if self.state is not None and not self.first_hand else 0)
         self.first_bidder = self.protocol.first_bidder(config.first_bidder, self.rng)
-        if config.first_bidder is None and self.first_bidder is not None and self.rules.option("first_bidder") == "random":
-            # A drawn first bidder is kept in the config, so the log (to_json) replays the same hand.
-            self.config = replace(config, first_bidder=self.first_bidder)
         self.log: list[Event] = []
         self.public_log: list[Event] = []
         """The log as a spectator sees it (no deck, no dealt cards, no kitty): part of every observation."""

@@ -591,6 +591,17 @@ class RedFiveHandForm(TableHandForm):
     def red_five_rows(self) -> list[tuple[Any, Any]]:
         return [(self[f"red_five_{i}_played_by"], self[f"red_five_{i}_won_by"]) for i in range(self.decks)]
 
+    @classmethod
+    def initial_from(cls, outcome: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored hand's figures as the form's initial values (for a correction)."""
+        initial: dict[str, Any] = {key: outcome.get(key) for key in ("dealer", "bid", "trump", "dealer_points",
+                                                                     "kitty_points")}
+        initial["dealer_won_last_trick"] = "yes" if outcome.get("dealer_won_last_trick") else "no"
+        for i, capture in enumerate(outcome.get("red_fives") or []):
+            initial[f"red_five_{i}_played_by"] = capture.get("played_by")
+            initial[f"red_five_{i}_won_by"] = capture.get("won_by")
+        return initial
+
     def outcome(self) -> dict[str, Any]:
         d = self.cleaned_data
         red_fives = [{"played_by": d[f"red_five_{i}_played_by"], "won_by": d[f"red_five_{i}_won_by"]}
@@ -620,6 +631,14 @@ class YongzhouHandForm(TableHandForm):
             choices=[("", "—"), *self.seat_choices], coerce=int, empty_value=None, required=False)
         # The declarer after the points: the points come first at the table.
         self.order_fields(["version", *self.stepped, "declarer", "tie_break"])
+
+    @classmethod
+    def initial_from(cls, outcome: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored hand's figures as the form's initial values (for a correction)."""
+        initial: dict[str, Any] = {f"points_{seat}": points for seat, points in enumerate(outcome.get("points") or [])}
+        initial["declarer"] = outcome.get("declarer")
+        initial["tie_break"] = outcome.get("tie_break")
+        return initial
 
     def outcome(self) -> dict[str, Any]:
         d = self.cleaned_data

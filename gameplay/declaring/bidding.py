@@ -4,6 +4,7 @@ highest bidder becomes the dealer, names trump and takes the kitty. Nobody decla
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import ClassVar
 
 from gameplay.cards import SUITS
@@ -20,7 +21,12 @@ class Bidding(DeclaringProtocol):
     def first_bidder(self, configured: int | None, rng: random.Random) -> int | None:
         if configured is not None:
             return configured
-        return rng.randrange(self.hand.n) if self.hand.rules.option("first_bidder") == "random" else 0
+        if self.hand.rules.option("first_bidder") != "random":
+            return 0
+        drawn = rng.randrange(self.hand.n)
+        # kept in the hand's config, so its log (to_json) replays the same hand without the seed
+        self.hand.config = replace(self.hand.config, first_bidder=drawn)
+        return drawn
 
     def deal_window(self) -> bool:
         return False

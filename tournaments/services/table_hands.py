@@ -4,6 +4,7 @@ a finished table finishes its round's stage when all are done."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -115,27 +116,56 @@ def _table_replay(match: Match, outcomes: list[dict[str, Any]]) -> list[dict[str
     return results
 
 
+@dataclass(frozen=True)
+class TableReplay:
+    """A table played again from its hands' figures, written nowhere: each hand's result, its dealer
+    (red five: who won the bid; Yongzhou: the seat dealt to first, the last hand's winner) and every
+    seat's total after it; ``dealer`` is who deals the next hand."""
+
+    results: list[dict[str, Any]]
+    dealers: list[int]
+    totals: list[list[int]]
+    dealer: int
+
+
+def table_replay(match: Match, outcomes: list[dict[str, Any]]) -> TableReplay:
+    """Replay a table from ``outcomes`` (raises ServiceError keyed ``hands.<n>.…``): what a correction
+    or an undo writes, and what the correction page previews."""
+    results = _table_replay(match, outcomes)
+    state = match.state or {}
+    totals = [0] * int(state.get("players") or 4)
+    dealer = int(state.get("first", 0))
+    bidding = match.stage.tournament.spec.declaring is Declaring.BIDDING
+    dealers: list[int] = []
+    running: list[list[int]] = []
+    for outcome, result in zip(outcomes, results, strict=True):
+        if bidding:
+            dealers.append(int(outcome["dealer"]))
+        else:
+            dealers.append(dealer)
+            dealer = int(result["next_dealer"])
+        totals = [a + b for a, b in zip(totals, hand_values(result), strict=True)]
+        running.append(totals)
+    return TableReplay(results, dealers, running, dealer)
+
+
+def hand_values(result: Mapping[str, Any]) -> list[int]:
+    """Each seat's figure of one table hand: red five's game points, Yongzhou's net."""
+    return [int(v) for v in (result["game_points"] if "game_points" in result else result.get("net") or [])]
+
+
 def _table_rewrite(match: Match, hands: list[Any], outcomes: list[dict[str, Any]], actor: Actor, action: str,
                    data: dict[str, Any]) -> Match:
     """Recompute a table from its hands' figures after an undo or a correction."""
-    results = _table_replay(match, outcomes)
+    replay = table_replay(match, outcomes)
     for hand in hands[len(outcomes):]:
         hand.delete()
     state = dict(match.state or {})
-    players = int(state.get("players") or 4)
-    totals = [0] * players
-    dealer = int(state.get("first", 0))
-    for hand, outcome, result in zip(hands, outcomes, results, strict=False):
-        hand.outcome, hand.result = outcome, result
-        if match.stage.tournament.spec.declaring is Declaring.BIDDING:
-            hand.dealer = int(outcome["dealer"])
-        else:
-            hand.dealer = dealer
-            dealer = int(result["next_dealer"])
+    for hand, outcome, result, dealer in zip(hands, outcomes, replay.results, replay.dealers, strict=False):
+        hand.outcome, hand.result, hand.dealer = outcome, result, dealer
         hand.save(update_fields=["outcome", "result", "dealer", "updated_at"])
-        key = "game_points" if "game_points" in result else "net"
-        totals = [a + b for a, b in zip(totals, result[key], strict=True)]
-    state["totals"], state["dealer"] = totals, dealer
+    state["totals"] = replay.totals[-1] if replay.totals else [0] * int(state.get("players") or 4)
+    state["dealer"] = replay.dealer
     match.state = state
     match.hands_played = len(outcomes)
     was_final = match.confirmed_at is not None

@@ -31,13 +31,18 @@ from tournaments.forms import (
     add_service_errors,
     form_field,
 )
-from tournaments.labels import hand_saved_message, seat_players
+from tournaments.labels import hand_saved_message, seat_player, seat_players
 from tournaments.models import PARTNERSHIP_VARIANTS, Match, Tournament
 from tournaments.permissions import can_score_match, is_organizer, is_scorer
 from tournaments.selectors import pages
 from tournaments.services import hands as hand_services
 from tournaments.services import table_hands as table_services
-from tournaments.services.corrections import CorrectionPreview, correction_preview
+from tournaments.services.corrections import (
+    CorrectionPreview,
+    TableCorrectionPreview,
+    correction_preview,
+    table_correction_preview,
+)
 from tournaments.services.figures import Figures
 from tournaments.services.hands import initial_state, score_hand
 from tournaments.views.common import (
@@ -293,15 +298,104 @@ def _undo(request: HttpRequest, match: Match, actor: services.Actor, base_url: s
 
 # --------------------------------------------------------------------------- individual tables (red five, Yongzhou)
 
-def _table_form(match: Match, data: QueryDict | None = None) -> TableHandForm:
+def _table_form(match: Match, data: QueryDict | None = None, *, prefix: str | None = None,
+                initial: dict[str, Any] | None = None) -> TableHandForm:
     tournament = match.stage.tournament
     seats = [(row["seat"], row["name"]) for row in pages.table_seats(match)]
-    initial: dict[str, Any] = {"version": match.version}
+    initial = {**(initial or {}), "version": match.version}
     # Nothing that changes the result is preset: the dealer (red five: who won the bid), the declarer, the
     # points and who won the last trick are entered every hand.
     if tournament.spec.settlement is Settlement.RED_FIVE:
-        return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial, tournament=tournament)
-    return YongzhouHandForm(data, seats=seats, initial=initial, tournament=tournament)
+        return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial, tournament=tournament,
+                               prefix=prefix)
+    return YongzhouHandForm(data, seats=seats, initial=initial, tournament=tournament, prefix=prefix)
+
+
+def _table_correction_form(match: Match, number: int, data: QueryDict | None = None) -> TableHandForm | None:
+    """The hand form of an individual table filled with hand ``number``'s figures (prefix ``c``; a hidden
+    ``number``), or None if the table has no such hand."""
+    hand = match.hands.filter(number=number).first() if number > 0 else None
+    if hand is None:
+        return None
+    settlement = match.stage.tournament.spec.settlement
+    figures = (RedFiveHandForm if settlement is Settlement.RED_FIVE else YongzhouHandForm).initial_from(hand.outcome)
+    form = _table_form(match, data, prefix="c", initial={**figures, "number": number})
+    form.fields["number"] = forms.IntegerField(widget=forms.HiddenInput)
+    return form
+
+
+def _table_correction_effect(match: Match, form: TableHandForm) -> TableCorrectionPreview | None:
+    """The before/after rows of a table correction (nothing written); None with the errors on the form."""
+    variant = match.stage.tournament.variant
+    try:
+        Figures.parsed(variant, form.outcome(), core_lang())  # the form edge: the figures' own errors first
+        return table_correction_preview(match, form.cleaned_data["number"], form.outcome())
+    except ScoringInputError as exc:
+        form.add_service_errors(exc.field_errors)
+    except ServiceError as exc:
+        form.add_service_errors(exc.field_errors)
+    return None
+
+
+def _table_effect(match: Match, effect: TableCorrectionPreview) -> dict[str, Any]:
+    """The before/after rows of a table correction as the page shows them: every seat as people read it
+    (``Seat 1 · Zhang Wei``), its figure in the hand and its total after it, before and after."""
+    tournament = match.stage.tournament
+    names = {seat["seat"]: seat["name"] for seat in pages.table_seats(match)}
+
+    def who(seat: int) -> str:
+        return seat_player(tournament, seat, names.get(seat))
+
+    rows = [{"number": row.number, "changed": row.changed, "dealer_changed": row.dealer_changed,
+             "dealer_before": who(row.before.dealer), "dealer_after": who(row.after.dealer),
+             "seats": [{**cell, "label": who(cell["seat"]), "changed": cell["value_before"] != cell["value_after"]
+                        or cell["total_before"] != cell["total_after"]} for cell in row.seats()]}
+            for row in effect.rows]
+    totals = [{"label": who(seat), "before": before, "after": after}
+              for seat, (before, after) in enumerate(zip(effect.totals_before, effect.totals_after, strict=True))]
+    return {"number": effect.number, "rows": rows, "totals": totals,
+            "totals_changed": effect.totals_before != effect.totals_after,
+            "later_dealers_changed": effect.later_dealers_changed}
+
+
+def _table_correct(request: HtmxHttpRequest, match: Match, actor: services.Actor, base_url: str,
+                   action: str) -> tuple[TableHandForm | None, TableCorrectionPreview | None, bool, HttpResponse | None]:
+    """A correction posted at an individual table: show its effect (``correct_preview``) or save it.
+    Answers the form, the effect, whether the version was stale, and a response when done (a redirect).
+    A final result is refused from a table link (only an organizer corrects it: the service says so)."""
+    number = request.POST.get("c-number", "")
+    form = _table_correction_form(match, int(number) if number.isdigit() else 0, request.POST)
+    if form is None:
+        messages.error(request, _("There is no such hand to correct."))
+        return None, None, False, redirect(base_url)
+    if not hand_services.result_is_open(match, actor):
+        raise PermissionDenied(_("This result is final: only an organizer can undo or correct its hands."))
+    if not form.is_valid():
+        return form, None, False, None
+    effect = _table_correction_effect(match, form)
+    if action == "correct_preview" or effect is None:
+        return form, effect, False, None
+    try:
+        figures = Figures.parsed(match.stage.tournament.variant, form.outcome(), core_lang())  # the form edge
+        table_services.table_hand_correct(match_id=match.pk, number=form.cleaned_data["number"], outcome=figures,
+                                          version=form.cleaned_data["version"], actor=actor)
+    except (ScoringInputError, ServiceError) as exc:
+        form.add_service_errors(exc.field_errors)
+    except StaleVersion:
+        fresh = selectors.match_detail(match.pk) or match
+        data = request.POST.copy()
+        data["c-version"] = str(fresh.version)
+        form = _table_correction_form(fresh, form.cleaned_data["number"], data)
+        if form is not None:
+            form.is_valid()
+        return form, None, True, None
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    else:
+        messages.success(request, _("Hand %(n)s corrected; the table's totals were recomputed.")
+                         % {"n": form.cleaned_data["number"]})
+        return form, effect, False, redirect(base_url)
+    return form, effect, False, None
 
 
 def _table_preview(match: Match, form: TableHandForm) -> dict[str, Any] | None:
@@ -334,7 +428,20 @@ def _score_table(request: HtmxHttpRequest, match: Match, actor: services.Actor, 
     form = _table_form(match)
     preview: dict[str, Any] | None = None
     stale = False
-    if request.method == "POST":
+    rewritable = hand_services.result_is_open(match, actor)
+    correction: TableHandForm | None = None
+    correction_effect: TableCorrectionPreview | None = None
+    if request.GET.get("hand", "").isdigit() and rewritable:
+        correction = _table_correction_form(match, int(request.GET["hand"]))
+    if request.method == "POST" and request.POST.get("action") in ("correct", "correct_preview"):
+        correction, correction_effect, stale, done = _table_correct(request, match, actor, base_url,
+                                                                    request.POST["action"])
+        if done is not None:
+            return done
+        if stale:
+            match = selectors.match_detail(match.pk) or match
+            form = _table_form(match)
+    elif request.method == "POST":
         action = request.POST.get("action", "record")
         if action == "undo":
             version = request.POST.get("version", "")
@@ -390,7 +497,8 @@ def _score_table(request: HtmxHttpRequest, match: Match, actor: services.Actor, 
         "playable": match.status in (Match.Status.READY, Match.Status.PLAYING)
         and tournament.status == Tournament.Status.RUNNING,
         "steps": (-10, -5, 5, 10), "token": match.scorer_token,
-        "rewritable": hand_services.result_is_open(match, actor),
+        "rewritable": rewritable, "correction": correction, "correction_effect": correction_effect,
+        "table_effect": _table_effect(match, correction_effect) if correction_effect else None,
     }
     return render(request, "tournaments/score_table.html", context)
 
