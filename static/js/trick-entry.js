@@ -130,6 +130,7 @@
   }
 
   function load() {
+    if (!cfg.draft) { cfg.draft = true; draft = null; showFacts(); return; }  // no hand being entered yet
     call("GET", "").then(function (r) {
       if (r.status === 200) { render(r.data); } else if (r.status === 404) { draft = null; showFacts(); }
       else status(messages(r.data), true);

@@ -30,7 +30,7 @@ from django.views.decorators.http import require_safe
 from rules_web.referee_views import PICKER
 from rules_web.replay_views import hand_from_record, render_replay
 from tournaments.labels import round_label, seat_player, seat_players
-from tournaments.models import Match
+from tournaments.models import Match, TrickDraft
 from tournaments.permissions import can_view, is_scorer
 from tournaments.selectors import seat_names
 from tournaments.services import trick_entry as svc
@@ -70,6 +70,8 @@ def _entry_context(match: Match, token: str | None, back_url: str) -> dict[str, 
                    "variant": tournament.variant, "seats": state["seats"], "hands_played": match.hands_played,
                    "seat_labels": seat_players(tournament, state["seats"]),
                    "partnership": tournament.is_partnership, "words": words,
+                   # whether a hand is being entered: without one the page starts on the facts (no 404 asked for)
+                   "draft": TrickDraft.objects.filter(match=match, number=match.hands_played + 1).exists(),
                    "live": reverse("match-live", args=[match.pk])},
         "first_hand": not match.hands_played, "state": state, "known_dealer": known_dealer,
         "known_dealer_label": "" if known_dealer is None else
