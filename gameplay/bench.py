@@ -239,7 +239,7 @@ def cmd_hands(args: argparse.Namespace) -> int:
 def _play_phase(deals: list[dict[str, Any]], bot: str, seed: int) -> tuple[float, float]:
     from gameplay.bots import make_bot
     from gameplay.config import HandConfig
-    from gameplay.hand import Hand
+    from gameplay.position import hand_at_position
     from gameplay.simulate import play_out
     from scoring.partnership import MatchState
 
@@ -253,7 +253,7 @@ def _play_phase(deals: list[dict[str, Any]], bot: str, seed: int) -> tuple[float
     for config, hands, kitty, trump, i in prepared:
         bots = [make_bot(bot, random.Random(seed + i * 4 + s)) for s in range(4)]
         w0, c0 = time.perf_counter(), time.process_time()
-        hand = Hand.from_position(config, hands, kitty, trump=trump, dealer=0)
+        hand = hand_at_position(config, hands, kitty, trump=trump, dealer=0)
         play_out(hand, bots)
         wall += time.perf_counter() - w0
         cpu += time.process_time() - c0
@@ -305,7 +305,7 @@ def cmd_trickentry(args: argparse.Namespace) -> int:
     assert rec.complete and not rec.flags
     med = statistics.median(checks)
     print(f"check_trick at trick 25 of {len(tricks)}: {med / 1000:8.3f} ms (median of 20; target ≤ 20 ms)")
-    print(f"derive (re-judge and score the whole hand): {statistics.median(derives) / 1000:8.3f} ms")
+    print(f"derive (judge, replay and score the whole hand): {statistics.median(derives) / 1000:8.3f} ms")
     return 0 if med <= 20_000 else 1
 
 

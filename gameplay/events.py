@@ -100,7 +100,7 @@ class Redeal(Event):
 
 @dataclass(frozen=True, slots=True)
 class Position(Event):
-    """A hand placed at the play phase (:meth:`gameplay.hand.Hand.from_position`): not replayable."""
+    """A hand placed at the play phase (:func:`gameplay.position.hand_at_position`): not replayable."""
 
     kind: ClassVar[str] = "position"
 

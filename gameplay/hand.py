@@ -43,7 +43,6 @@ from gameplay.events import (
     NameTrump,
     Overturn,
     Pass,
-    Position,
     Redeal,
     Scored,
     Shuffle,
@@ -130,33 +129,6 @@ class Hand:
         self.redeals = 0
         first = list(deck) if deck is not None else self._new_deck()
         self._start(first, Shuffle, checked=deck is None and deck_source is None)
-
-    @classmethod
-    def from_position(cls, config: HandConfig, hands: Sequence[Sequence[int]], kitty: Sequence[int], *,
-                      trump: str | None, dealer: int) -> Hand:
-        """A hand placed directly at the start of the play phase (benchmarks, analysis): ``hands`` per
-        seat after the burial, ``kitty`` buried by ``dealer``, who leads. The level is the dealer
-        side's level of ``config.state``. Its log starts with a ``position`` event (the cards in
-        dealing order, then the kitty): it records the play but :func:`replay` refuses it."""
-        n, size = len(hands), len(hands[0])
-        deck = [hands[s][i] for i in range(size) for s in range(n)] + list(kitty)
-        h = cls(config, deck=deck)
-        for seat in range(n):
-            for c in hands[seat]:
-                h.hands[seat][c] += 1
-            h.nleft[seat] = len(hands[seat])
-        h.dealt = h.ndeal
-        h.log = [Position(None, tuple(deck))]
-        h.public_log = [Position()]
-        h.dealer, h.trump = dealer, trump
-        if h.partnership:
-            assert h.state is not None
-            h.state = replace(h.state, dealer=dealer)
-            h.level = h.state.levels[dealer % 2]
-        h.ctx = context_for(h.rules, h.level, trump)
-        h.kitty, h.buried_by = list(kitty), dealer
-        h.begin_play(dealer)
-        return h
 
     # ------------------------------------------------------------ setup
 
@@ -599,22 +571,45 @@ class Hand:
             combo = self._verify_play(seat, cards)
         assert ctx is not None
         on = cards = tuple(cards)
-        es = ctx.esuit
         ev = new_play(seat, cards)
+        penalty = 0
+        if combo is not None and len(combo.components) > 1:  # a throw: checked against the other hands
+            failed = throw_forced(ctx, combo, [h for s, h in enumerate(self.hands) if s != seat])
+            if failed is not None:
+                combo, penalty = failed
+                ev = new_play(seat, cards, combo.codes, penalty)
+                on = combo.codes
+        return self._place(seat, ev, on, combo, penalty)
+
+    def place(self, seat: int, cards: Sequence[int], forced: Sequence[int] | None = None) -> Event:
+        """Put ``cards`` on the table as a physical table played them, checking only the turn (judged first
+        by :mod:`gameplay.record_replay`); ``forced``: what a failed throw left on the table."""
+        self._check_turn(seat)
+        ctx = self.ctx
+        assert ctx is not None
+        cards = tuple(cards)
+        if self.trick_lead is not None:
+            return self._place(seat, new_play(seat, cards), cards, None, 0)
+        if forced is None:
+            return self._place(seat, new_play(seat, cards), cards, classify(ctx, cards), 0)
+        on = tuple(forced)
+        penalty = (len(cards) - len(on)) * ctx.rules.throw_penalty
+        return self._place(seat, new_play(seat, cards, on, penalty), on, classify(ctx, on), penalty)
+
+    def _place(self, seat: int, ev: Event, on: tuple[int, ...], combo: Combo | None, penalty: int) -> Event:
+        """Put a judged play on the table: ``on`` left there, ``combo`` a lead's effective combination."""
+        ctx, lead = self.ctx, self.trick_lead
+        assert ctx is not None
+        es = ctx.esuit
         if combo is not None:
-            if len(combo.components) > 1:  # a throw: checked against the other hands
-                failed = throw_forced(ctx, combo, [h for s, h in enumerate(self.hands) if s != seat])
-                if failed is not None:
-                    combo, penalty = failed
-                    ev = new_play(seat, cards, combo.codes, penalty)
-                    on = combo.codes
-                    self.penalties[seat] += penalty
+            if penalty:
+                self.penalties[seat] += penalty
             self.trick_lead = lead = combo
         else:
             assert lead is not None
             s = lead.suit
             if s not in self.voids[seat]:
-                for c in cards:
+                for c in on:  # a follow's cards are all on the table
                     if es[c] != s:
                         self.voids[seat] = self.voids[seat] | {s}
                         break

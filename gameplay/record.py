@@ -3,10 +3,11 @@
 A scorer at a real table enters the hand's facts (:class:`HandFacts`: variant, dealer, trump or
 bid, level, declarations and kitty if known) and then every trick in play order, one seat at a
 time (:class:`TrickEntry` of :class:`Play`). The engine names who is to play, checks each trick as
-it is entered against what is known so far (:func:`check_trick`), and, once every card has been
-played, re-judges every trick with the full hands and derives the scoring outcome
-(:func:`derive`). Everything is recomputed from the inputs, so correcting a trick is just calling
-:func:`derive` again with the corrected list.
+it is entered against what is known so far (:func:`check_trick`, or :class:`Recording` kept from
+play to play so that each play is judged once), and, once every card has been played, replays the
+hand through the engine's own :class:`Hand` with the full hands (:mod:`gameplay.record_replay`:
+the rule breaks found then are flags) and scores it, once (:func:`derive`). Everything is derived
+from the inputs, so correcting a trick is just calling :func:`derive` again with the corrected list.
 
 Two kinds of :class:`Issue`:
 
@@ -36,11 +37,9 @@ from typing import Any
 
 from gameplay.cards import CODE_NAMES, NCODES, format_cards, to_counts
 from gameplay.combos import Combo, classify
-from gameplay.errors import IllegalPlay, InvalidCards
-from gameplay.events import Event, Trick
-from gameplay.events import Play as PlayEvent
+from gameplay.errors import IllegalPlay
 from gameplay.hand import Hand
-from gameplay.legality import SUIT_EN, SUIT_ZH, check_follow, check_lead, throw_check
+from gameplay.legality import SUIT_EN, SUIT_ZH
 from gameplay.record_facts import (
     ERROR_CODES,
     FLAG_CODES,
@@ -59,16 +58,15 @@ from gameplay.record_facts import (
     record_to_json,
     tricks_from_hand,
 )
+from gameplay.record_replay import missing_cards, replay_record
 from gameplay.tricks import trick_points, trick_winner
-from scoring.errors import ScoringInputError
 from scoring.partnership import HandResult
 from scoring.redfive import RedFiveResult
 from scoring.yongzhou import YongzhouResult
-from variants import Declaring, Settlement
-from variants.seats import en_seat, en_seats, zh_seat, zh_seats
+from variants.seats import en_seat, zh_seat
 
 __all__ = ["ERROR_CODES", "FLAG_CODES", "RECORD_FORMAT", "HandFacts", "InvalidFacts", "Issue", "Play",
-           "RecordedHand", "TrickEntry", "TrickJudgement", "check_trick", "derive", "facts_from_hand",
+           "RecordedHand", "Recording", "TrickEntry", "TrickJudgement", "check_trick", "derive", "facts_from_hand",
            "record_from_json", "record_to_json", "tricks_from_hand"]
 
 
@@ -83,7 +81,7 @@ class TrickJudgement:
     (None when complete); ``shape``: the lead's shape on the table (a failed throw: its forced
     component); ``winner`` and ``points`` when the trick is complete and has no error; ``penalty``:
     the throw penalty of a failed throw; ``errors`` block, ``flags`` do not (entry-time flags only:
-    the full-hand re-judging flags are in :attr:`RecordedHand.flags`).
+    the flags found with the full hands are in :attr:`RecordedHand.flags`).
     """
 
     index: int
@@ -112,8 +110,12 @@ class TrickJudgement:
                 "flags": [f.to_json() for f in self.flags]}
 
 
-class _Walk:
-    """What is known after the tricks judged so far (internal, mutable)."""
+class Recording:
+    """A physical hand being recorded: what is known after the tricks judged so far, kept from one
+    entered play to the next (the entry service keeps one per draft, so that each play is judged
+    once). :meth:`judge` checks a trick being entered against it (1 to all plays), :meth:`commit`
+    adds a judged trick, :meth:`add` does both; :meth:`derived` is the :class:`RecordedHand` —
+    once the hand is complete, replayed through the engine's :class:`Hand` and scored, once."""
 
     def __init__(self, facts: HandFacts) -> None:
         self.facts = facts
@@ -127,12 +129,26 @@ class _Walk:
         self.points = [0] * self.n
         self.penalties = [0] * self.n
         self.judgements: list[TrickJudgement] = []
-        self.leads: list[Combo | None] = []  # effective lead of each trick
         self.blocked_at: int | None = None
+        self._derived: RecordedHand | None = None
+
+    @classmethod
+    def of(cls, facts: HandFacts, tricks: Sequence[TrickLike]) -> Recording:
+        """The recording after ``tricks`` (each judged once, in order)."""
+        rec = cls(facts)
+        for t in tricks:
+            rec.add(plays_of(t))
+        return rec
 
     @property
     def over(self) -> bool:
         return self.cards_played >= self.rules.hand_size
+
+    def add(self, plays: Sequence[Play]) -> TrickJudgement:
+        """Judge the next trick (complete or being entered) and add it."""
+        j = self.judge(plays)
+        self.commit(j)
+        return j
 
     def judge(self, plays: Sequence[Play]) -> TrickJudgement:
         ctx, n, index = self.ctx, self.n, len(self.judgements)
@@ -213,7 +229,7 @@ class _Walk:
         penalty = 0
         if combo is not None and lead_play.forced is not None:
             forced = lead_play.forced
-            ok = combo.is_throw and bool(forced) and not [c for c in _missing(lead_play.cards, forced)]
+            ok = combo.is_throw and bool(forced) and not missing_cards(lead_play.cards, forced)
             fcombo = None
             if ok:
                 try:
@@ -285,17 +301,17 @@ class _Walk:
                               winner, points, penalty, tuple(errors), tuple(flags))
 
     def commit(self, j: TrickJudgement) -> None:
-        """Record a judged trick (complete or not) as known."""
+        """Record a judged trick (complete or not) as known: the next in order (:meth:`judge`'s)."""
+        assert j.index == len(self.judgements), "tricks are committed in order"
+        self._derived = None
         self.judgements.append(j)
         if j.errors or j.winner is None:
             if self.blocked_at is None:
                 self.blocked_at = j.index
         if j.errors:
-            self.leads.append(None)
             return
         lead_play = j.plays[0]
         effective = classify(self.ctx, lead_play.on_table)
-        self.leads.append(effective)
         es = self.ctx.esuit
         for p in j.plays:
             for c in p.on_table:
@@ -309,15 +325,39 @@ class _Walk:
             self.leader = j.winner
 
 
-def _missing(have: Sequence[int], want: Sequence[int]) -> list[int]:
-    left = to_counts(have)
-    out = []
-    for c in want:
-        if left[c] > 0:
-            left[c] -= 1
+    def derived(self) -> RecordedHand:
+        """Everything derived from the tricks so far (worked out once until the next :meth:`commit`):
+        a complete hand is replayed through the engine's :class:`Hand` and scored here, once."""
+        if self._derived is None:
+            self._derived = self._derive()
+        return self._derived
+
+    def _derive(self) -> RecordedHand:
+        facts, judgements = self.facts, tuple(self.judgements)
+        errors = tuple(e for j in judgements for e in j.errors)
+        entry_flags = tuple(f for j in judgements for f in j.flags)
+        complete = self.over and not errors and all(j.winner is not None for j in judgements)
+        last = judgements[-1] if judgements else None
+        if complete:
+            next_leader = next_seat = None
+        elif last is not None and (last.errors or last.winner is None):
+            next_leader, next_seat = last.leader, last.next_seat
         else:
-            out.append(c)
-    return out
+            next_leader = next_seat = self.leader
+        points, penalties = tuple(self.points), tuple(self.penalties)
+        if not complete:
+            return RecordedHand(facts, judgements, False, errors, entry_flags, points, penalties, next_leader,
+                                next_seat)
+        replayed = replay_record(facts, self.ctx, [j.plays for j in judgements], entry_flags)
+        flags = (*entry_flags, *replayed.flags)
+        h = replayed.hand
+        if h is None:
+            assert replayed.problem is not None
+            return RecordedHand(facts, judgements, False, (*errors, replayed.problem), flags, points, penalties,
+                                next_leader, next_seat)
+        return RecordedHand(facts, judgements, True, errors, flags, tuple(h.points), tuple(h.penalties), None, None,
+                            holdings=replayed.holdings, kitty=replayed.kitty, kitty_points=h.kitty_points(),
+                            outcome=h.outcome, score_request=h.score_request(), result=h.result, hand=h)
 
 
 def check_trick(facts: HandFacts, earlier_tricks: Sequence[TrickLike], plays: Sequence[Play]) -> TrickJudgement:
@@ -325,12 +365,9 @@ def check_trick(facts: HandFacts, earlier_tricks: Sequence[TrickLike], plays: Se
 
     Blocking problems are in ``errors``; ``flags`` hold what was broken but stands (entry-time:
     throws where not allowed, revokes). Raises :class:`InvalidFacts` for impossible facts.
-    The full-hand re-judging happens in :func:`derive` once the hand is complete.
+    The full hands are judged in :func:`derive` once the hand is complete (:mod:`gameplay.record_replay`).
     """
-    walk = _Walk(facts)
-    for t in earlier_tricks:
-        walk.commit(walk.judge(plays_of(t)))
-    return walk.judge(list(plays))
+    return Recording.of(facts, earlier_tricks).judge(list(plays))
 
 
 # ---------------------------------------------------------------- the derived hand
@@ -342,7 +379,7 @@ class RecordedHand:
 
     ``tricks``: one judgement per entered trick. ``complete``: every card played and no error;
     then ``holdings`` (each seat's cards at the start of play), ``kitty`` (the buried kitty),
-    ``flags`` (entry flags plus the full-hand re-judging), ``outcome`` (the scoring core's outcome
+    ``flags`` (entry flags plus those of the full-hand replay), ``outcome`` (the scoring core's outcome
     object, as :attr:`gameplay.hand.Hand.outcome`), ``score_request`` (the body of
     ``POST /api/v1/scoring/hand``) and ``result`` are set. ``points``: points won per seat so far;
     ``penalties``: throw penalties per leading seat. ``next_leader`` and ``next_seat``: who leads
@@ -387,199 +424,7 @@ class RecordedHand:
 
 
 def derive(facts: HandFacts, tricks: Sequence[TrickLike]) -> RecordedHand:
-    """Judge every entered trick in order and, when the hand is complete, re-judge it with the full
-    hands and score it. Pure: correcting a trick is calling it again with the corrected list."""
-    walk = _Walk(facts)
-    for t in tricks:
-        walk.commit(walk.judge(plays_of(t)))
-    judgements = tuple(walk.judgements)
-    errors = tuple(e for j in judgements for e in j.errors)
-    entry_flags = [f for j in judgements for f in j.flags]
-    complete = walk.over and not errors and all(j.winner is not None for j in judgements)
-    last = judgements[-1] if judgements else None
-    if complete:
-        next_leader = next_seat = None
-    elif last is not None and (last.errors or last.winner is None):
-        next_leader, next_seat = last.leader, last.next_seat
-    else:
-        next_leader = next_seat = walk.leader
-    if not complete:
-        return RecordedHand(facts, judgements, False, errors, tuple(entry_flags), tuple(walk.points),
-                            tuple(walk.penalties), next_leader, next_seat)
-    holdings_by_trick = _holdings(walk)
-    flags = tuple(entry_flags + _rejudge(walk, holdings_by_trick, entry_flags))
-    kitty = _derived_kitty(walk)
-    hand, problem = _score(walk, holdings_by_trick[0], kitty)
-    if hand is None:
-        assert problem is not None
-        return RecordedHand(facts, judgements, False, (*errors, problem), flags, tuple(walk.points),
-                            tuple(walk.penalties), next_leader, next_seat)
-    return RecordedHand(facts, judgements, True, errors, flags, tuple(walk.points), tuple(walk.penalties),
-                        None, None, holdings=tuple(tuple(h) for h in _codes_of(holdings_by_trick[0])),
-                        kitty=tuple(kitty), kitty_points=sum(walk.ctx.points[c] for c in kitty),
-                        outcome=hand.outcome, score_request=hand.score_request(), result=hand.result, hand=hand)
-
-
-def _codes_of(counts: Sequence[Sequence[int]]) -> list[list[int]]:
-    return [[c for c in range(NCODES) for _ in range(h[c])] for h in counts]
-
-
-def _holdings(walk: _Walk) -> list[list[list[int]]]:
-    """Per trick, each seat's count list at the trick's start (the cards it plays from then on)."""
-    n = walk.n
-    cur = [[0] * NCODES for _ in range(n)]
-    out: list[list[list[int]]] = []
-    for j in reversed(walk.judgements):
-        for p in j.plays:
-            for c in p.on_table:
-                cur[p.seat][c] += 1
-        out.append([list(h) for h in cur])
-    out.reverse()
-    return out
-
-
-def _derived_kitty(walk: _Walk) -> list[int]:
-    played = [0] * NCODES
-    for j in walk.judgements:
-        for p in j.plays:
-            for c in p.on_table:
-                played[c] += 1
-    full = to_counts(c for c in range(NCODES) if walk.ctx.esuit[c] >= 0)
-    return [c for c in range(NCODES) for _ in range(full[c] * walk.rules.decks - played[c])]
-
-
-def _rejudge(walk: _Walk, holdings: list[list[list[int]]], entry_flags: list[Issue]) -> list[Issue]:
-    """Flags found by re-judging every trick with the full hands (seat, trick and rule named)."""
-    ctx, n = walk.ctx, walk.n
-    flags: list[Issue] = []
-    revoked = {(f.seat, f.tricks[0]) for f in entry_flags if f.code == "revoke"}
-    not_allowed = {f.tricks[0] for f in entry_flags if f.code == "throw_not_allowed"}
-    for j, hands in zip(walk.judgements, holdings, strict=True):
-        tno = j.index + 1
-        lead_play = j.plays[0]
-        leader = j.leader
-        try:
-            combo = check_lead(ctx, hands[leader], lead_play.cards, seat=leader)
-        except IllegalPlay as e:
-            combo = classify(ctx, lead_play.cards)
-            if j.index not in not_allowed:
-                flags.append(flag_issue("illegal_lead", leader, (j.index,), f"Trick {tno}: {e.en}", f"第{tno}轮：{e.zh}"))
-        except InvalidCards as e:
-            combo = classify(ctx, lead_play.cards)
-            flags.append(flag_issue("illegal_lead", leader, (j.index,),
-                               f"Trick {tno}: {e.en} The cards a failed throw takes back must be played later.",
-                               f"第{tno}轮：{e.zh} 甩牌失败收回的牌必须在之后打出。"))
-        if combo.is_throw and ctx.rules.throw_allowed:
-            others = {s: hands[s] for s in range(n) if s != leader}
-            tc = throw_check(ctx, combo, others, leader)
-            entered = lead_play.forced
-            if tc.failed and tc.forced is not None:
-                want = format_cards(tc.forced.codes)
-                if entered is None:
-                    flags.append(flag_issue(
-                        "throw_should_fail", leader, (j.index,),
-                        f"Trick {tno}: {en_seat(leader, capital=False)}'s throw {format_cards(lead_play.cards)} was entered as standing, "
-                        f"but {en_seat(tc.beaten_by, capital=False)} could beat part of it: the throw fails and {want} is forced.",
-                        f"第{tno}轮：{zh_seat(leader)}的甩牌 {format_cards(lead_play.cards)} 被录为成功，"
-                        f"但{zh_seat(tc.beaten_by)}能大过其中一部分：甩牌失败，应强制出 {want}。"))
-                elif sorted(entered) != sorted(tc.forced.codes):
-                    flags.append(flag_issue(
-                        "wrong_forced", leader, (j.index,),
-                        f"Trick {tno}: {en_seat(leader, capital=False)}'s failed throw {format_cards(lead_play.cards)} left "
-                        f"{format_cards(entered)} on the table, but the rules force {want}.",
-                        f"第{tno}轮：{zh_seat(leader)}甩牌 {format_cards(lead_play.cards)} 失败后留下了 "
-                        f"{format_cards(entered)}，但规则要求强制出 {want}。"))
-            elif entered is not None:
-                flags.append(flag_issue(
-                    "throw_stood", leader, (j.index,),
-                    f"Trick {tno}: {en_seat(leader, capital=False)}'s throw {format_cards(lead_play.cards)} was entered as failed, "
-                    "but no other seat could beat any part of it: the throw stands.",
-                    f"第{tno}轮：{zh_seat(leader)}的甩牌 {format_cards(lead_play.cards)} 被录为失败，"
-                    "但其他玩家都大不过其中任何部分：甩牌成功。"))
-        lead = walk.leads[j.index]
-        assert lead is not None
-        table: list[list[int]] = [list(lead_play.on_table)]
-        for p in j.plays[1:]:
-            if (p.seat, j.index) not in revoked:
-                try:
-                    check_follow(ctx, hands[p.seat], lead, p.cards, prior=table, seat=p.seat)
-                except (IllegalPlay, InvalidCards) as e:
-                    flags.append(flag_issue("illegal_follow", p.seat, (j.index,), f"Trick {tno}: {e.en}",
-                                       f"第{tno}轮：{e.zh}"))
-            table.append(list(p.cards))
-    whole = holdings[0] if holdings else None
-    if whole is not None:
-        buried_by = walk.facts.buried_by if walk.facts.buried_by is not None else walk.facts.dealer
-        kitty = _derived_kitty(walk)
-        # chaodi (炒底): every overturner takes the kitty and buries anew, so a shown card may have
-        # passed through the kitty to the dealer or a later overturner
-        overturners_take_kitty = walk.rules.spec.declaring is Declaring.LEVEL_CARD_AND_JOKER
-        takers = {walk.facts.dealer, *(s for s, _ in walk.facts.declarations)} if overturners_take_kitty else set()
-        for i, (seat, cards) in enumerate(walk.facts.declarations):
-            have = list(whole[seat])
-            for other in takers - {seat, None}:
-                assert other is not None
-                for c in range(NCODES):
-                    have[c] += whole[other][c]
-            if seat == buried_by or overturners_take_kitty:
-                for c in kitty:
-                    have[c] += 1
-            lacking = _missing([c for c in range(NCODES) for _ in range(have[c])], cards)
-            if lacking:
-                flags.append(flag_issue(
-                    "declaration_not_held", seat, (),
-                    f"Declaration {i + 1}: {en_seat(seat, capital=False)} showed {format_cards(cards)}, but never played "
-                    f"{format_cards(lacking)}" + (" nor buried it" if seat == buried_by or overturners_take_kitty else "") + ".",
-                    f"第{i + 1}次亮主：{zh_seat(seat)}亮了 {format_cards(cards)}，但从未打出"
-                    + ("或埋下" if seat == buried_by or overturners_take_kitty else "") + f" {format_cards(lacking)}。"))
-    return flags
-
-
-def _score(walk: _Walk, start: list[list[int]], kitty: list[int]) -> tuple[Hand | None, Issue | None]:
-    """Score the complete hand through the engine's own bridge (:meth:`Hand.score`, which asks
-    :func:`gameplay.outcome.settle`): a :class:`Hand` placed at the play phase by
-    :meth:`Hand.from_position` with the holdings and the kitty, its tricks set to the entered ones."""
-    facts = walk.facts
-    ctx = walk.ctx
-    n = walk.n
-    holdings = _codes_of(start)
-    leader = facts.first_leader()
-    buried_by = facts.buried_by if facts.buried_by is not None else (facts.dealer if facts.dealer is not None
-                                                                    else leader)
-    if facts.tie_break is None and facts.rules().spec.settlement is Settlement.YONGZHOU:
-        best = max(walk.points)
-        tied = [s for s, p in enumerate(walk.points) if p == best]
-        if len(tied) > 1:
-            return None, error_issue("tie_break_missing", None, (),
-                                f"{en_seats(tied).capitalize()} tie for the most points: give the seat that won "
-                                "the table's draw (tie_break).",
-                                f"{zh_seats(tied)}同分最高：请填写抽签胜出的座位（tie_break）。")
-    try:
-        h = Hand.from_position(facts.config(), holdings, kitty, trump=ctx.trump,
-                               dealer=facts.dealer if facts.dealer is not None else leader)
-        h.dealer = facts.dealer
-        h.buried_by = buried_by
-        h.contract = facts.bid
-        h.ctx = ctx
-        h.hands = [[0] * NCODES for _ in range(n)]
-        h.nleft = [0] * n
-        for j in walk.judgements:
-            events: tuple[Event, ...] = tuple(PlayEvent(p.seat, p.cards, p.forced,
-                                                       j.penalty if p.forced is not None else 0) for p in j.plays)
-            h.log.extend(events)
-            h.public_log.extend(events)
-            assert j.winner is not None
-            h.tricks.append((j.leader, events, j.winner, j.points))
-            h.log.append(Trick(j.winner, (), j.points))
-            h.public_log.append(h.log[-1])
-            for p in j.plays:
-                for c in p.on_table:
-                    h.played[c] += 1
-        h.points = list(walk.points)
-        h.penalties = list(walk.penalties)
-        h.tie_break = facts.tie_break
-        h.score()
-    except ScoringInputError as e:
-        return None, error_issue("outcome_invalid", None, (), f"The scoring core refuses the hand: {e.in_lang('en')}",
-                            f"计分核心拒绝了本手牌：{e.in_lang('zh-hans')}")
-    return h, None
+    """Judge every entered trick in order and, when the hand is complete, replay it through the
+    engine's :class:`Hand` with the full hands and score it. Pure: correcting a trick is calling it
+    again with the corrected list."""
+    return Recording.of(facts, tricks).derived()

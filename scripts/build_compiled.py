@@ -40,7 +40,6 @@ MODULES = [
     "gameplay/throws.py",
     "gameplay/legal_plays.py",
     "gameplay/tricks.py",
-    "gameplay/trick_state.py",
     "gameplay/hand.py",
     "gameplay/observation.py",
     "gameplay/bots.py",

@@ -16,7 +16,7 @@ from gameplay.legality import (
     legal_leads,
     throw_check,
 )
-from gameplay.trick_state import Trick
+from gameplay.record import HandFacts, Play, check_trick
 
 from .helpers import cards, hand, lead, make_ctx, plays_text
 
@@ -207,13 +207,13 @@ def test_KK9_against_JJ_fails_forces_the_9_and_the_trick_counts_only_the_9() -> 
     tc = throw_check(ctx, lead(ctx, "SK SK S9"), {s: h for s, h in hands.items() if s}, 0)
     assert tc.failed and [str(c) for c in tc.failing] == ["S9"] and tc.beaten_by == 1
     assert tc.returned == 2 and tc.penalty == 20
-    trick = Trick(ctx, leader=0)
-    ev = trick.play(0, hands[0], cards("SK SK S9"), hands=hands)
-    assert ev.forced == tuple(cards("S9")) and ev.penalty == 20
-    assert not trick.can_play(1, hands[1], cards("SJ SJ S3"))  # followers answer the single 9
-    for seat, play in ((1, "SJ"), (2, "H3"), (3, "S5")):
-        trick.play(seat, hands[seat], cards(play))
-    assert trick.winner_seat() == 2 and trick.points() == 5
+    # the trick as the table plays it, judged by the recording judge: the 9 alone is on the table
+    facts = HandFacts("tractor", dealer=0, trump="H", level="2", options={"throw_penalty": 10})
+    thrown = Play(0, tuple(cards("SK SK S9")), tuple(cards("S9")))
+    wrong = check_trick(facts, [], [thrown, Play(1, tuple(cards("SJ SJ S3")))])
+    assert [e.code for e in wrong.errors] == ["wrong_count"]  # followers answer the single 9
+    j = check_trick(facts, [], [thrown, *(Play(s, tuple(cards(c))) for s, c in ((1, "SJ"), (2, "H3"), (3, "S5")))])
+    assert j.shape == "single" and j.penalty == 20 and j.winner == 2 and j.points == 5
 
 
 def test_failed_throw_forces_the_lowest_component_not_the_fewest_cards() -> None:

@@ -8,16 +8,18 @@ from itertools import islice
 
 import pytest
 
-from gameplay.cards import deck_codes, to_counts
-from gameplay.combos import classify
-from gameplay.errors import OutOfTurn, WrongPhase
+from gameplay.cards import deck_codes
+from gameplay.config import HandConfig
+from gameplay.errors import OutOfTurn
+from gameplay.hand import Hand
 from gameplay.legality import check_follow, legal_follows, legal_leads
 from gameplay.order import Context
+from gameplay.position import hand_at_position
 from gameplay.rulesets import ruleset
-from gameplay.trick_state import Trick
+from scoring.partnership import MatchState
 
-from .helpers import cards, hand, make_ctx
-
+BID = 100
+"""A red-five contract for the placed hands (scoring needs one)."""
 CASES = [("tractor", {}, "7", "S"), ("tractor", {}, "K", None), ("chaodi", {}, "A", "H"),
          ("red-five", {"decks": 2}, None, "D"), ("red-five", {"decks": 3}, None, "H"),
          ("yongzhou-300", {"players": 4}, None, "C"), ("yongzhou-300", {"players": 3}, None, None)]
@@ -33,58 +35,55 @@ def choose_lead(rng: random.Random, ctx: Context, counts: list[int]) -> list[int
     return list(rng.choice(leads))
 
 
-@pytest.mark.parametrize(("variant", "kw", "level", "trump"), CASES)
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_random_playout_invariants(variant: str, kw: dict, level: str | None, trump: str | None, seed: int) -> None:
+def placed(variant: str, kw: dict, level: str | None, trump: str | None, seed: int, leader: int = 0) -> Hand:
+    """A seeded deal placed at the play phase of the engine's :class:`Hand` (level and trump given)."""
     rules = ruleset(variant, **kw)
-    ctx = Context(rules, level, trump)
     rng = random.Random(seed)
     deck = deck_codes(rules.decks, rules.removed_ranks)
     rng.shuffle(deck)
     n, size = rules.players, rules.hand_size
-    hands = {s: to_counts(deck[s * size:(s + 1) * size]) for s in range(n)}
-    dealt_points = sum(ctx.points[c] for c in deck[: n * size])
-    won = dict.fromkeys(range(n), 0)
-    leader, tricks = 0, 0
-    while any(sum(h) for h in hands.values()):
-        assert len({sum(h) for h in hands.values()}) == 1, "every seat holds as many cards"
-        trick = Trick(ctx, leader)
-        lead_cards = choose_lead(rng, ctx, hands[leader])
-        ev = trick.play(leader, hands[leader], lead_cards, hands=hands)
-        table = [list(ev.on_table)]
-        for i in range(1, n):
-            seat = (leader + i) % n
-            assert trick.lead is not None
-            options = list(islice(legal_follows(ctx, hands[seat], trick.lead, prior=table), 300))
+    state = MatchState(levels=(level, level), dealer=0, hands_played=1) if level is not None else None
+    options = {"target_level": "A"} if level is not None else {}
+    config = HandConfig(variant, options, decks=kw.get("decks"), players=kw.get("players"), state=state)
+    return hand_at_position(config, [deck[s * size:(s + 1) * size] for s in range(n)], deck[n * size:],
+                            trump=trump, dealer=0, leader=leader, contract=BID if variant == "red-five" else None)
+
+
+@pytest.mark.parametrize(("variant", "kw", "level", "trump"), CASES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_playout_invariants(variant: str, kw: dict, level: str | None, trump: str | None, seed: int) -> None:
+    """Random leads (throws too) and random legal follows through :meth:`Hand.play`: every seat holds
+    as many cards, the trick points add up to the points dealt, the hand ends after ``hand_size`` cards."""
+    h = placed(variant, kw, level, trump, seed)
+    ctx = h.ctx
+    assert ctx is not None
+    rng = random.Random(seed)
+    n, size = h.n, h.rules.hand_size
+    dealt_points = sum(ctx.points[c] for s in range(n) for c in h.seat_cards(s))
+    tricks = 0
+    assert size == h.nleft[0]
+    while not h.finished:
+        assert len(set(h.nleft)) == 1, "every seat holds as many cards"
+        leader = h.trick_turn
+        h.play(leader, choose_lead(rng, ctx, h.hands[leader]))
+        for _ in range(1, n):
+            seat = h.trick_turn
+            assert h.trick_lead is not None
+            options = list(islice(legal_follows(ctx, h.hands[seat], h.trick_lead, prior=h.trick_on), 300))
             assert options, "a legal follow always exists"
             play = list(rng.choice(options))
-            check_follow(ctx, hands[seat], trick.lead, play, prior=table)
-            trick.play(seat, hands[seat], play)
-            table.append(play)
-        for e in trick.events:
-            for c in e.on_table:
-                hands[e.seat][c] -= 1
-                assert hands[e.seat][c] >= 0
-        winner = trick.winner_seat()
-        won[winner] += trick.points()
-        leader = winner
+            check_follow(ctx, h.hands[seat], h.trick_lead, play, prior=h.trick_on)
+            h.play(seat, play)
         tricks += 1
         assert tricks <= size
-    assert sum(won.values()) == dealt_points
+    assert sum(h.points) == dealt_points and not any(h.nleft) and len(h.tricks) == tricks
 
 
-def test_trick_turn_and_phase_errors() -> None:
-    ctx = make_ctx("tractor", "2", "H")
-    t = Trick(ctx, leader=1)
+def test_trick_turn_errors() -> None:
+    h = placed("tractor", {}, "2", "H", 7, leader=1)
     with pytest.raises(OutOfTurn) as e:
-        t.verify_play(0, hand("S3"), cards("S3"))
+        h.verify_play(0, h.seat_cards(0)[:1])
     assert "Seat 1 played out of turn: seat 2 is to play." in str(e.value)  # 0-based seats 0 and 1
     assert "1号座位没有轮到出牌：现在轮到2号座位。" in e.value.message("zh-hans")
-    t.play(1, hand("S4"), cards("S4"))
-    assert not t.can_play(3, hand("S5"), cards("S5")) and t.can_play(2, hand("S5"), cards("S5"))
-    for seat, c in ((2, "S5"), (3, "S6"), (0, "S7")):
-        t.play(seat, hand(c), cards(c))
-    with pytest.raises(WrongPhase):
-        t.verify_play(1, hand("S8"), cards("S8"))
-    assert t.winner_seat() == 0 and t.points() == 5
-    assert classify(ctx, cards("S4")).shape == "single"
+    h.play(1, h.seat_cards(1)[:1])
+    assert not h.can_play(3, h.seat_cards(3)[:1]) and h.trick_turn == 2
