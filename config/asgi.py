@@ -1,8 +1,23 @@
-"""ASGI entry point."""
+"""ASGI entry point: HTTP to Django, WebSockets (``ws/…``) to the Channels consumers (docs/online.md).
+
+`make run` serves it through daphne's runserver; production runs it under gunicorn with uvicorn workers
+(README, production)."""
 
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-application = get_asgi_application()
+# Django first: the consumers import models, which need the apps loaded.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from online.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter({
+    "http": django_asgi_app,
+    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+})

@@ -24,6 +24,8 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
 INSTALLED_APPS = [
+    # First: `manage.py runserver` is then Channels' ASGI server (pages, API and WebSockets in one process).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -40,6 +42,8 @@ INSTALLED_APPS = [
     "rules_web.apps.RulesWebConfig",
     "tournaments.apps.TournamentsConfig",
     "safety.apps.SafetyConfig",
+    "channels",
+    "online.apps.OnlineConfig",
 ]
 
 MIDDLEWARE = [
@@ -184,6 +188,20 @@ SPECTACULAR_SETTINGS = {
         "SeedingEnum": ["manual", "rating", "random"],  # Stage.Seeding (a drift fails the schema test)
     },
 }
+
+# Online play (docs/online.md): Channels on ASGI. Without CHANNEL_REDIS_URL the channel layer lives in the
+# process's memory (one process: `make run`); with it (redis://…) several ASGI processes share the groups.
+ASGI_APPLICATION = "config.asgi.application"
+CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default="")
+CHANNEL_LAYERS = (
+    {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                 "CONFIG": {"hosts": [CHANNEL_REDIS_URL], "capacity": 1500, "expiry": 30}}}
+    if CHANNEL_REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+)
+# A bot seat (or 托管) acts this many milliseconds after its turn comes, so people can follow the play.
+ONLINE_BOT_DELAY_MS = env.int("ONLINE_BOT_DELAY_MS", default=700)
+# Dealing at a visible pace: milliseconds between two rounds of cards (one card to each seat).
+ONLINE_DEAL_INTERVAL_MS = env.int("ONLINE_DEAL_INTERVAL_MS", default=150)
 
 # Celery: with no broker URL, tasks run in-process (eager) so the site works with no broker at all.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or None
