@@ -135,12 +135,14 @@ def error_answer(exc: Exception) -> Response:
 ERRORS = (ServiceError, svc.DraftConflict, StaleVersion, NotAllowed)
 
 
-def _draft_answer(draft: TrickDraft, code: int = status.HTTP_200_OK, **extra: Any) -> Response:
-    """The draft as just written by a service (its match loaded with the stage and tournament); a
-    complete hand's ``derived`` also has its ``summary``: the result in words for the entry page."""
-    match = draft.match
-    rec = derive(svc.match_facts(match, draft.facts), svc.draft_tricks(draft))
-    body = svc.draft_json(draft, match, rec)
+def _draft_answer(draft: TrickDraft | svc.Entered, code: int = status.HTTP_200_OK, **extra: Any) -> Response:
+    """The draft as just written by a service (its match loaded with the stage and tournament), with
+    the hand that write derived (a draft read as is: derived here); a complete hand's ``derived``
+    also has its ``summary``: the result in words for the entry page."""
+    entered = draft if isinstance(draft, svc.Entered) else svc.Entered(
+        draft, derive(svc.match_facts(draft.match, draft.facts), svc.draft_tricks(draft)))
+    match, rec = entered.draft.match, entered.record
+    body = svc.draft_json(entered.draft, match, rec)
     if rec.complete:
         body["derived"]["summary"] = hand_summary(match, rec)
     return Response({**body, **extra}, status=code)
@@ -166,10 +168,10 @@ class TrickEntryView(APIView):
         match, actor = writable_match(request, pk)
         data = _valid(FactsInput, request)
         try:
-            draft = svc.draft_start(match_id=match.pk, facts=data["facts"], actor=actor)
+            entered = svc.draft_start(match_id=match.pk, facts=data["facts"], actor=actor)
         except ERRORS as exc:
             return error_answer(exc)
-        return _draft_answer(draft, status.HTTP_201_CREATED)
+        return _draft_answer(entered, status.HTTP_201_CREATED)
 
     @extend_schema(request=FactsChange, parameters=[TOKEN_PARAM], responses={200: DRAFT, 400: ERROR, 409: ERROR})
     def put(self, request: Request, pk: str) -> Response:
@@ -177,10 +179,10 @@ class TrickEntryView(APIView):
         match, actor = writable_match(request, pk)
         data = _valid(FactsChange, request)
         try:
-            draft = svc.draft_facts(match_id=match.pk, version=data["version"], facts=data["facts"], actor=actor)
+            entered = svc.draft_facts(match_id=match.pk, version=data["version"], facts=data["facts"], actor=actor)
         except ERRORS as exc:
             return error_answer(exc)
-        return _draft_answer(draft)
+        return _draft_answer(entered)
 
 
 def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -199,10 +201,11 @@ class PlayView(APIView):
         match, actor = writable_match(request, pk)
         data = _valid(PlayInput, request)
         try:
-            draft, judgement = svc.play_add(match_id=match.pk, version=data["version"], play=data["play"], actor=actor)
+            entered, judgement = svc.play_add(match_id=match.pk, version=data["version"], play=data["play"],
+                                              actor=actor)
         except ERRORS as exc:
             return error_answer(exc)
-        return _draft_answer(draft, judgement=judgement)
+        return _draft_answer(entered, judgement=judgement)
 
 
 class UndoView(APIView):
@@ -214,10 +217,10 @@ class UndoView(APIView):
         match, actor = writable_match(request, pk)
         data = _valid(DraftVersion, request)
         try:
-            draft = svc.play_undo(match_id=match.pk, version=data["version"], actor=actor)
+            entered = svc.play_undo(match_id=match.pk, version=data["version"], actor=actor)
         except ERRORS as exc:
             return error_answer(exc)
-        return _draft_answer(draft)
+        return _draft_answer(entered)
 
 
 class TrickView(APIView):
@@ -230,11 +233,11 @@ class TrickView(APIView):
         match, actor = writable_match(request, pk)
         data = _valid(TrickInput, request)
         try:
-            draft = svc.trick_put(match_id=match.pk, version=data["version"], index=int(number) - 1,
-                                  plays=data["plays"], actor=actor)
+            entered = svc.trick_put(match_id=match.pk, version=data["version"], index=int(number) - 1,
+                                    plays=data["plays"], actor=actor)
         except ERRORS as exc:
             return error_answer(exc)
-        return _draft_answer(draft)
+        return _draft_answer(entered)
 
 
 class FinishView(APIView):
@@ -296,10 +299,11 @@ class RecordView(APIView):
         match, actor = writable_match(request, pk)
         data = _valid(ImportInput, request)
         try:
-            draft = svc.draft_import(match_id=match.pk, record=data["record"], actor=actor, version=data.get("version"))
+            entered = svc.draft_import(match_id=match.pk, record=data["record"], actor=actor,
+                                       version=data.get("version"))
         except ERRORS as exc:
             return error_answer(exc)
-        return _draft_answer(draft, status.HTTP_201_CREATED)
+        return _draft_answer(entered, status.HTTP_201_CREATED)
 
 
 def hand_json(hand: HandRecord) -> dict[str, Any]:

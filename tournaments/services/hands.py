@@ -17,9 +17,12 @@ from django.utils.translation import gettext as _
 
 import variants
 from config.i18n import core_lang
-from scoring.api import parse_state, score_outcome
+from scoring.api import parse_state, partnership_response, red_five_response, score_outcome, yongzhou_response
 from scoring.errors import ScoringInputError
-from scoring.partnership import MatchState, match_winner_at_limit
+from scoring.partnership import HandResult, MatchState, match_winner_at_limit
+from scoring.redfive import RedFiveResult
+from scoring.rules import PartnershipRules, ScoringRules, YongzhouRules
+from scoring.yongzhou import YongzhouResult
 from tournaments.errors import CorrectionRefused, NotAllowed, ServiceError
 from tournaments.models import (
     PARTNERSHIP_VARIANTS,
@@ -47,6 +50,27 @@ def initial_state(tournament: Tournament, dealer: int) -> dict[str, Any]:
     if OPTIONS["a_failure_limit"].default(tournament.spec) is not None:  # chaodi counts failed A attempts
         state["a_failures"] = [0, 0]
     return state
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A hand the engine already scored (:attr:`gameplay.hand.Hand.result`): the rules and the match
+    state it was scored under, the result and the state after it."""
+
+    rules: ScoringRules
+    state: MatchState | None
+    result: HandResult | RedFiveResult | YongzhouResult
+    new_state: MatchState | None
+
+    def response(self) -> dict[str, Any]:
+        """The result as :func:`scoring.api.score_outcome` answers it (and as it is stored)."""
+        if isinstance(self.result, HandResult):
+            assert isinstance(self.rules, PartnershipRules) and self.new_state is not None
+            return partnership_response(self.rules, self.result, self.new_state)
+        if isinstance(self.result, RedFiveResult):
+            return red_five_response(self.result)
+        assert isinstance(self.rules, YongzhouRules)
+        return yongzhou_response(self.rules, self.result)
 
 
 @dataclass
@@ -229,20 +253,22 @@ class HandOutcome:
 
 
 def hand_record(*, match_id: int, outcome: Figures | Mapping[str, Any], version: Any, actor: Actor,
-                dealer: Any = None, trump: Any = None) -> HandOutcome:
+                dealer: Any = None, trump: Any = None, scored: Scored | None = None) -> HandOutcome:
     """Record the next hand of a match. The first hand needs the dealer (the first declarer). The
     answer's match holds its entries with their teams' players, read before the commit (the scoring
-    page's message names them)."""
+    page's message names them). ``scored``: the hand as the engine already scored it (a hand entered
+    trick by trick), taken as is when it was scored from this match's state."""
     figures = as_figures(outcome)
     with transaction.atomic():
         match = lock_match(match_id)
-        done = hand_record_locked(match, figures=figures, version=version, actor=actor, dealer=dealer, trump=trump)
+        done = hand_record_locked(match, figures=figures, version=version, actor=actor, dealer=dealer, trump=trump,
+                                  scored=scored)
         load_entries(match, "team__player1", "team__player2", "player")
         return done
 
 
 def hand_record_locked(match: Match, *, figures: Figures, version: Any, actor: Actor, dealer: Any = None,
-                       trump: Any = None) -> HandOutcome:
+                       trump: Any = None, scored: Scored | None = None) -> HandOutcome:
     """:func:`hand_record` on a match row the caller locked (``lock_match``) in its open transaction."""
     check_version(match, version)
     check_playable(match)
@@ -263,9 +289,13 @@ def hand_record_locked(match: Match, *, figures: Figures, version: Any, actor: A
     trump_code = _normalise_trump(trump)
     state = dict(match.state) if played else initial_state(tournament, int(dealer))  # type: ignore[arg-type]
     lang = core_lang()
+    rules = tournament_rules(tournament)
     try:
-        typed = figures.typed(tournament.variant, lang)
-        result = score_outcome(tournament_rules(tournament), typed, parse_state(state, lang), lang).response
+        before = parse_state(state, lang)
+        if scored is not None and scored.rules == rules and scored.state == before:
+            result = scored.response()  # scored once, by the engine that judged the hand
+        else:
+            result = score_outcome(rules, figures.typed(tournament.variant, lang), before, lang).response
     except ScoringInputError as exc:
         raise ServiceError(exc.field_errors) from exc
     winner = result.get("match_winner")

@@ -30,8 +30,8 @@ from gameplay.record import (
     Issue,
     Play,
     RecordedHand,
+    Recording,
     TrickEntry,
-    check_trick,
     derive,
     record_from_json,
     record_to_json,
@@ -40,7 +40,7 @@ from tournaments.errors import ServiceError
 from tournaments.models import PARTNERSHIP_VARIANTS, HandRecord, Match, Stage, Tournament, TrickDraft
 from tournaments.selectors.matches import seat_names
 from tournaments.services.common import Actor, audit, lock_match
-from tournaments.services.hands import HandOutcome, check_playable, hand_record, initial_state
+from tournaments.services.hands import HandOutcome, Scored, check_playable, hand_record, initial_state
 from tournaments.services.table_hands import table_hand_record
 
 ENTERED_FACTS = ("dealer", "leader", "trump", "level", "bid", "declarations", "kitty", "buried", "buried_by")
@@ -63,6 +63,15 @@ class EntryRefused(ServiceError):
     def __init__(self, field_errors: dict[str, list[str]], issues: Sequence[Issue]) -> None:
         super().__init__(field_errors)
         self.issues = list(issues)
+
+
+@dataclass(frozen=True)
+class Entered:
+    """A draft as a write left it, with the hand derived from it by that write (the answer shows it:
+    nothing is judged again)."""
+
+    draft: TrickDraft
+    record: RecordedHand
 
 
 def _lang() -> str:
@@ -238,7 +247,7 @@ def _refuse(issues: Sequence[Issue], path: str) -> EntryRefused:
     return EntryRefused(errors, issues)
 
 
-def draft_start(*, match_id: int, facts: Any, actor: Actor, tricks: Sequence[TrickEntry] = ()) -> TrickDraft:
+def draft_start(*, match_id: int, facts: Any, actor: Actor, tricks: Sequence[TrickEntry] = ()) -> Entered:
     """Open the trick-by-trick entry of the next hand with its facts (a stale draft of an earlier
     hand is replaced; an open draft of this hand is a 409)."""
     entered = _clean_entered(facts)
@@ -258,24 +267,26 @@ def draft_start(*, match_id: int, facts: Any, actor: Actor, tricks: Sequence[Tri
         draft = TrickDraft(match=match, number=match.hands_played + 1, facts=entered,
                            tricks=[t.to_json() for t in tricks], version=0)
         _save(draft, actor, "trick.start", {"facts": entered, "tricks": len(tricks)})
-        return draft
+        return Entered(draft, rec)
 
 
-def draft_facts(*, match_id: int, version: Any, facts: Any, actor: Actor) -> TrickDraft:
+def draft_facts(*, match_id: int, version: Any, facts: Any, actor: Actor) -> Entered:
     """Change the entered facts; the tricks are judged again (they are kept even if now in error)."""
     entered = _clean_entered(facts)
     with transaction.atomic():
         match, draft = _locked_draft(match_id, version)
-        match_facts(match, entered)
+        hand_facts = match_facts(match, entered)
         before = draft.facts
         draft.facts = entered
         _save(draft, actor, "trick.facts", {"before": before, "after": entered})
-        return draft
+        return Entered(draft, derive(hand_facts, draft_tricks(draft)))
 
 
-def play_add(*, match_id: int, version: Any, play: Any, actor: Actor) -> tuple[TrickDraft, dict[str, Any]]:
+def play_add(*, match_id: int, version: Any, play: Any, actor: Actor) -> tuple[Entered, dict[str, Any]]:
     """Enter one seat's play: it joins the trick being played, or starts the next one. A play with a
-    blocking error is refused (nothing stored); flags are stored and answered."""
+    blocking error is refused (nothing stored); flags are stored and answered. The stored tricks are
+    judged once to rebuild the hand's state, the new play once against it, and the answer is that
+    same state (a complete hand replayed and scored once)."""
     new = parse_play(play, "play")
     with transaction.atomic():
         match, draft = _locked_draft(match_id, version)
@@ -284,19 +295,22 @@ def play_add(*, match_id: int, version: Any, play: Any, actor: Actor) -> tuple[T
         open_trick = bool(tricks) and len(tricks[-1].plays) < facts.rules().players
         earlier = tricks[:-1] if open_trick else tricks
         plays = (*tricks[-1].plays, new) if open_trick else (new,)
-        judgement = check_trick(facts, earlier, plays)
+        recording = Recording.of(facts, earlier)
+        judgement = recording.judge(plays)
         if judgement.errors:
             raise _refuse(judgement.errors, "play")
+        recording.commit(judgement)
         if open_trick:
             tricks[-1] = TrickEntry(plays)
         else:
             tricks.append(TrickEntry(plays))
         draft.tricks = [t.to_json() for t in tricks]
         _save(draft, actor, "trick.play", {"trick": len(tricks), "play": new.to_json()})
-        return draft, judgement.to_json() | {"flags": [issue_json(f) for f in judgement.flags]}
+        answer = judgement.to_json() | {"flags": [issue_json(f) for f in judgement.flags]}
+        return Entered(draft, recording.derived()), answer
 
 
-def trick_put(*, match_id: int, version: Any, index: Any, plays: Any, actor: Actor) -> TrickDraft:
+def trick_put(*, match_id: int, version: Any, index: Any, plays: Any, actor: Actor) -> Entered:
     """Enter (``index`` = the number of tricks entered) or correct (an earlier ``index``, 0-based) a
     whole trick; every trick after a corrected one is judged again."""
     with transaction.atomic():
@@ -307,9 +321,13 @@ def trick_put(*, match_id: int, version: Any, index: Any, plays: Any, actor: Act
                                    % {"n": (index + 1) if isinstance(index, int) else index, "m": len(tricks)})
         entry = parse_trick(plays, "plays")
         facts = match_facts(match, draft.facts)
-        judgement = check_trick(facts, tricks[:index], entry.plays)
+        recording = Recording.of(facts, tricks[:index])
+        judgement = recording.judge(entry.plays)
         if judgement.errors:
             raise _refuse(judgement.errors, "plays")
+        recording.commit(judgement)
+        for later in tricks[index + 1:]:  # a corrected trick: the later ones are judged again, once
+            recording.add(later.plays)
         before = draft.tricks[index] if index < len(tricks) else None
         if index == len(tricks):
             tricks.append(entry)
@@ -318,13 +336,13 @@ def trick_put(*, match_id: int, version: Any, index: Any, plays: Any, actor: Act
         draft.tricks = [t.to_json() for t in tricks]
         _save(draft, actor, "trick.correct" if before is not None else "trick.enter",
               {"trick": index + 1, "before": before, "after": entry.to_json()})
-        return draft
+        return Entered(draft, recording.derived())
 
 
-def play_undo(*, match_id: int, version: Any, actor: Actor) -> TrickDraft:
+def play_undo(*, match_id: int, version: Any, actor: Actor) -> Entered:
     """Remove the last entered play (a trick left empty goes too)."""
     with transaction.atomic():
-        _match, draft = _locked_draft(match_id, version)
+        match, draft = _locked_draft(match_id, version)
         tricks = [list(t) for t in draft.tricks]
         if not tricks:
             raise ServiceError.one("tricks", _("No play has been entered yet."))
@@ -333,7 +351,7 @@ def play_undo(*, match_id: int, version: Any, actor: Actor) -> TrickDraft:
             tricks.pop()
         draft.tricks = tricks
         _save(draft, actor, "trick.undo", {"play": removed})
-        return draft
+        return Entered(draft, derive(match_facts(match, draft.facts), draft_tricks(draft)))
 
 
 def draft_discard(*, match_id: int, version: Any, actor: Actor) -> None:
@@ -376,8 +394,10 @@ def draft_finish(*, match_id: int, version: Any, actor: Actor, ruling: str = "")
         if _is_table(match):
             done = table_hand_record(match_id=match.pk, outcome=outcome, version=match.version, actor=actor)
         else:
+            assert rec.hand is not None and rec.result is not None
             done = hand_record(match_id=match.pk, outcome=outcome, version=match.version, actor=actor,
-                               dealer=facts.dealer if not match.hands_played else None, trump=facts.trump)
+                               dealer=facts.dealer if not match.hands_played else None, trump=facts.trump,
+                               scored=Scored(rec.hand.scoring, rec.hand.match_state, rec.result, rec.hand.new_state))
         log = record_to_json(facts, tricks)
         log["flags"] = [f.to_json() for f in rec.flags]
         log["ruling"] = (ruling or "").strip()
@@ -389,7 +409,7 @@ def draft_finish(*, match_id: int, version: Any, actor: Actor, ruling: str = "")
         return Finished(done, rec)
 
 
-def draft_import(*, match_id: int, record: Any, actor: Actor, version: Any = None) -> TrickDraft:
+def draft_import(*, match_id: int, record: Any, actor: Actor, version: Any = None) -> Entered:
     """Open (or, with the draft's ``version``, replace) the entry from a ``shengji-record/1`` record."""
     try:
         facts, tricks = record_from_json(record)
