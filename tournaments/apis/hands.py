@@ -50,8 +50,9 @@ def match_pk(pk: Any) -> int:
 
 
 def hand_answer(done: services.HandOutcome) -> dict[str, Any]:
-    """The answer to a recorded hand, as plain data (no serializer built per request): the hand, its
-    result, the match (:func:`~tournaments.apis.serializers.match_answer`) and any warnings."""
+    """The answer to a recorded or corrected hand, as plain data (no serializer built per request): the
+    hand, its result, the match (:func:`~tournaments.apis.serializers.match_answer`, from what the service
+    read in its transaction) and any warnings."""
     hand = done.hand
     return {
         "hand": {"number": hand.number, "dealer": hand.dealer, "trump": hand.trump, "outcome": hand.outcome,
@@ -155,11 +156,6 @@ class MatchHands(viewsets.GenericViewSet):
         # The answer is built from the locked row and what the service holds: no read after the commit.
         return Response(hand_answer(done), status=status.HTTP_201_CREATED)
 
-    def hand_answer(self, done: services.HandOutcome) -> dict[str, Any]:
-        match = lists.match_with_entries(done.match.pk)
-        return {"hand": HandSerializer(done.hand).data, "result": done.result, "match": MatchSerializer(match).data,
-                "warnings": list(done.warnings)}
-
     @extend_schema(request=HandCorrectInput, parameters=[TOKEN_PARAM], responses={200: HAND_RESULT, 409: dict})
     @action(detail=True, methods=["put"], url_path=r"hands/(?P<number>\d+)")
     def correct_hand(self, request: Request, pk: str | None = None, number: str = "0") -> Response:
@@ -173,7 +169,7 @@ class MatchHands(viewsets.GenericViewSet):
                                                 dealer=data.get("dealer"), trump=data.get("trump"))
         except (ServiceError, StaleVersion, CorrectionRefused, NotAllowed) as exc:
             return service_errors(exc)
-        return Response(self.hand_answer(done))
+        return Response(hand_answer(done))
 
     @extend_schema(request=VersionInput, parameters=[TOKEN_PARAM], responses={200: MatchSerializer, 409: dict})
     @action(detail=True, methods=["post"], url_path="hands/undo")

@@ -51,18 +51,30 @@ def match_hand_record(*, match_id: int, actor: Actor, admit: Callable[[Match], H
         else:
             done = hand_record_locked(match, figures=entry.figures, version=entry.version, actor=actor,
                                       dealer=entry.dealer, trump=entry.trump)
-        return replace(done, entries=entry_answers(match),
-                       seats=tuple(seat_entries(match)) if match.section == "table" else None)
+        return with_match(done, match)
 
 
 def match_hand_correct(*, match: Match, number: int, outcome: Mapping[str, Any], version: Any, actor: Actor,
                        force: bool = False, dealer: Any = None, trump: Any = None) -> HandOutcome:
-    if match.stage.format == Stage.Format.TABLE_ROUNDS:
-        table = table_hand_correct(match_id=match.pk, number=number, outcome=outcome, version=version, actor=actor)
-        hand = table.hands.get(number=number)
-        return HandOutcome(hand, hand.result, table)
-    return hand_correct(match_id=match.pk, number=number, outcome=outcome, version=version, actor=actor,
-                        force=force, dealer=dealer, trump=trump)
+    """Correct hand ``number`` of a match; the answer holds the match as it stands after the correction,
+    with its entries and seats, read in the same transaction (as a recorded hand's answer)."""
+    with transaction.atomic():
+        if match.stage.format == Stage.Format.TABLE_ROUNDS:
+            table = table_hand_correct(match_id=match.pk, number=number, outcome=outcome, version=version,
+                                       actor=actor)
+            hand = table.hands.get(number=number)
+            done = HandOutcome(hand, hand.result, table)
+        else:
+            done = hand_correct(match_id=match.pk, number=number, outcome=outcome, version=version, actor=actor,
+                                force=force, dealer=dealer, trump=trump)
+        return with_match(done, Match.objects.select_related(*RECORD_RELATED).get(pk=match.pk))
+
+
+def with_match(done: HandOutcome, match: Match) -> HandOutcome:
+    """The outcome with the match row (read with its round) and what the API's answer shows of it: the
+    two entries as plain values and, for an individual table, its seats."""
+    return replace(done, match=match, entries=entry_answers(match),
+                   seats=tuple(seat_entries(match)) if match.section == "table" else None)
 
 
 def match_hand_undo(*, match: Match, version: Any, actor: Actor, force: bool = False) -> Match:
