@@ -11,6 +11,8 @@
     return '<span class="' + (s === "H" || s === "D" ? "red" : "") + '">' + (SYM[s] || s) + code.slice(1) + "</span>";
   }
   function chips(text) { return (text || "").split(/\s+/).filter(Boolean).map(chip).join(" "); }
+  // "Trick {n}" / "第 {n} 轮": the page's numbered words with the number filled in
+  function numbered(word, n) { return String(word).replace("{n}", n); }
   function esc(t) { var d = document.createElement("div"); d.textContent = t; return d.innerHTML; }
   // Seats are 0-based in the state; people read them 1–4 (or the winds) with the player (W.seat_labels).
   function seatName(s) { return (W.seat_labels && W.seat_labels[s]) || (W.seat + " " + (s + 1)); }
@@ -22,7 +24,7 @@
     if (st.totals) summary.push(W.totals + ": " + st.totals.join(" / "));
     var h = st.hand, seats = document.getElementById("live-seats");
     if (h) {
-      summary.push(W.hand + " " + h.number, W.trump + ": " + (h.trump ? chip(h.trump) : esc(root.dataset.noTrump || "NT")) + (h.level ? " " + esc(h.level) : ""));
+      summary.push(numbered(W.hand_n, h.number), W.trump + ": " + (h.trump ? chip(h.trump) : esc(root.dataset.noTrump || "NT")) + (h.level ? " " + esc(h.level) : ""));
       if (h.dealer !== null && h.dealer !== undefined) summary.push(W.dealer + ": " + esc(seatName(h.dealer)));
     }
     document.getElementById("live-summary").innerHTML = summary.join(" · ");
@@ -30,9 +32,9 @@
     if (!h) { trick.textContent = W.waiting; }
     else if (h.trick) {
       var t = h.trick;
-      trick.textContent = W.trick + " " + t.number + (t.winner !== null && t.winner !== undefined
+      trick.textContent = numbered(W.trick_n, t.number) + (t.winner !== null && t.winner !== undefined
         ? " · " + seatName(t.winner) + " " + W.wins + " (+" + t.points + ")" : "");
-    } else trick.textContent = W.trick + " 1";
+    } else trick.textContent = numbered(W.trick_n, 1);
     var html = "";
     seats.className = "live-seats " + (st.seats.length === 4 ? "four" : "many");
     st.seats.forEach(function (_name, s) {

@@ -5,6 +5,8 @@ pages are the site's own."""
 
 from __future__ import annotations
 
+import re
+
 import os
 import random
 from typing import Any
@@ -78,6 +80,7 @@ def test_the_projector_fills_the_screen_without_the_site_around_it(browser: Any,
     summary = page.locator("#live-summary").inner_text()
     if locale.startswith("zh"):
         assert "拖拉机" in summary and "tractor" not in summary
+        assert re.search(r"第 \d+ 局", summary) and re.search(r"第 \d+ 轮", page.inner_text("#live-trick"))  # not "轮 8"
     else:
         assert "Tractor" in summary and "tractor ·" not in summary
     if SCREENSHOTS:

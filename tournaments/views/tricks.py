@@ -124,6 +124,8 @@ def live_page(request: HttpRequest, pk: int) -> HttpResponse:
         "tournament": match.stage.tournament, "match": match, "big": request.GET.get("big") == "1",
         "state": state, "stream_url": reverse("match-live-stream", args=[pk]),
         "words": {"seat": _("Seat"), "hand": _("Hand"), "trick": _("Trick"), "to_play": _("to play"),
+                  # numbered as people say them: "Hand 3" / "第 3 局", "Trick 8" / "第 8 轮" ({n} filled in)
+                  "hand_n": _("Hand {n}"), "trick_n": _("Trick {n}"),
                   # the seats as people read them, with their players ("Seat 1 · Zhang Wei", "东家 · 张伟")
                   "seat_labels": seat_players(match.stage.tournament, state["seats"]),
                   "points": _("points"), "levels": _("Levels"), "totals": _("Totals"), "trump": _("Trump"),
