@@ -30,19 +30,15 @@ from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import pgettext
 
-from scoring.rules import (
-    ScoringRules,
-    scoring_rules,
-    split_options,
-)
+from scoring.rules import ScoringRules
 from tournaments.models import (
     HandRecord,
     Match,
     Round,
     TableSeat,
     Tournament,
-    Variant,
 )
+from tournaments.rulebook import rule_book, variant_rule_book
 from variants import SUIT_SYMBOLS
 
 DEFAULT_SITE_URL = "http://127.0.0.1:8000"
@@ -141,18 +137,11 @@ def print_css() -> str:
 
 
 def rules_of(tournament: Tournament | None, variant: str | None = None, players: int | None = None) -> ScoringRules:
-    """The scoring rule set of a tournament (with its overrides), or of a bare variant."""
+    """The scoring rule set of a tournament (its rule book), or of a bare variant."""
     if tournament is not None:
-        scoring_part, _rest = split_options(tournament.options or {})
-        variant = tournament.variant
-        kwargs: dict[str, Any] = {}
-        if variant == Variant.RED_FIVE:
-            kwargs["decks"] = tournament.decks
-        if variant == Variant.YONGZHOU:
-            kwargs["players"] = tournament.players_per_table
-        return scoring_rules(variant, scoring_part, **kwargs)
+        return rule_book(tournament)
     assert variant is not None
-    return scoring_rules(variant, players=players if variant == Variant.YONGZHOU else None)
+    return variant_rule_book(variant, players=players)
 
 
 def trump_label(trump: str) -> str:

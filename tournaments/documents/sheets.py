@@ -15,8 +15,6 @@ from scoring.rules import (
     RedFiveRules,
     ScoringRules,
     YongzhouRules,
-    scoring_rules,
-    split_options,
 )
 from tournaments import selectors
 from tournaments.documents.base import (
@@ -42,6 +40,7 @@ from tournaments.models import (
     Tournament,
     Variant,
 )
+from tournaments.rulebook import rule_book
 
 
 @dataclass
@@ -209,8 +208,7 @@ def table_rules(match: Match, rules: ScoringRules) -> ScoringRules:
     players = len(seats_of(match, rules.players))
     if players == rules.players:
         return rules
-    scoring_part, _rest = split_options(match.stage.tournament.options or {})
-    return scoring_rules(rules.variant, scoring_part, players=players)
+    return rule_book(match.stage.tournament, players=players)
 
 
 def sheet_for(match: Match, rules: ScoringRules, base_url: str) -> Sheet:

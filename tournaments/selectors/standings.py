@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy
 from tournaments.formats import tiebreaks
 from tournaments.models import Adjustment, Entry, Match, Stage, Tournament
 from tournaments.selectors.matches import is_final, level_index
-from variants import Settlement
 
 
 @dataclass
@@ -236,7 +235,7 @@ def stage_standings(stage: Stage) -> StandingsTable:
     active = [pk for pk, e in entries.items() if e.status == Entry.Status.ACTIVE]
     active.sort(key=lambda pk: (entries[pk].seed or 10**6, pk))
     if stage.format == Stage.Format.TABLE_ROUNDS:
-        metric = "net" if tournament.spec.settlement is Settlement.YONGZHOU else "game_points"
+        metric = tournament.spec.settlement.table_metric
         order = list(stage.tiebreaks or [metric, "average", "hands_won"])
         if "game_points" in order and metric == "net":
             order[order.index("game_points")] = "net"

@@ -10,10 +10,8 @@ figures (corrections, undo, replays) are parsed the same way at the storage edge
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -21,10 +19,9 @@ from django.utils.translation import gettext as _
 from scoring.api import parse_outcome
 from scoring.partnership import PartnershipOutcome
 from scoring.redfive import RedFiveOutcome
-from scoring.rules import ScoringRules, scoring_rules, split_options
 from scoring.yongzhou import YongzhouOutcome
 from tournaments.errors import ServiceError
-from tournaments.models import Tournament
+from tournaments.rulebook import rule_book
 
 Outcome = PartnershipOutcome | RedFiveOutcome | YongzhouOutcome
 
@@ -55,12 +52,5 @@ def as_figures(outcome: Figures | Mapping[str, Any]) -> Figures:
     return Figures(dict(outcome))
 
 
-@lru_cache(maxsize=512)
-def _rules(variant: str, options: str, decks: int | None, players: int | None) -> ScoringRules:
-    return scoring_rules(variant, json.loads(options) or None, decks=decks, players=players)
-
-
-def tournament_rules(tournament: Tournament, *, decks: int | None = None, players: int | None = None) -> ScoringRules:
-    """The tournament's scoring rules (frozen, so built once per variant, options and size)."""
-    scoring_part, _rest = split_options(tournament.options or {})
-    return _rules(tournament.variant, json.dumps(scoring_part, sort_keys=True, default=str), decks, players)
+tournament_rules = rule_book
+"""The tournament's scoring rules: :func:`tournaments.rulebook.rule_book` (the name the hand services use)."""

@@ -18,21 +18,19 @@ from scoring.redfive import RedFiveOutcome
 from scoring.rules import ScoringRules
 from tournaments.errors import ServiceError
 from tournaments.models import HandRecord, Match, Stage, Tournament
+from tournaments.rulebook import rule_book
 from tournaments.services.bracket import after_result
 from tournaments.services.common import Actor, audit, check_version, lock_match, lock_stage
-from tournaments.services.figures import Figures, Outcome, as_figures, tournament_rules
+from tournaments.services.figures import Figures, Outcome, as_figures
 from tournaments.services.hands import HandOutcome, require_open_result
 from tournaments.services.stages import INDIVIDUAL_DEFAULT_HANDS
-from variants import Declaring
 
 
 def table_rules(match: Match) -> ScoringRules:
     """The scoring rules of an individual table: red five by the tournament's decks, Yongzhou by the
     table's players."""
     tournament = match.stage.tournament
-    if tournament.spec.variable_decks:
-        return tournament_rules(tournament, decks=tournament.decks)
-    return tournament_rules(tournament, players=int((match.state or {}).get("players") or tournament.players_per_table))
+    return rule_book(tournament, players=int((match.state or {}).get("players") or tournament.players_per_table))
 
 
 def score_table_hand(match: Match, outcome: Outcome | Mapping[str, Any]) -> dict[str, Any]:
@@ -67,7 +65,7 @@ def table_hand_record_locked(match: Match, *, figures: Figures, version: Any, ac
     except ScoringInputError as exc:
         raise ServiceError(exc.field_errors) from exc
     state = dict(match.state or {})
-    if tournament.spec.declaring is Declaring.BIDDING:  # the bid's winner deals
+    if tournament.spec.declaring.bids:  # the bid's winner deals
         assert isinstance(typed, RedFiveOutcome)
         dealer = int(typed.dealer)
     else:
@@ -135,7 +133,7 @@ def table_replay(match: Match, outcomes: list[dict[str, Any]]) -> TableReplay:
     state = match.state or {}
     totals = [0] * int(state.get("players") or 4)
     dealer = int(state.get("first", 0))
-    bidding = match.stage.tournament.spec.declaring is Declaring.BIDDING
+    bidding = match.stage.tournament.spec.declaring.bids
     dealers: list[int] = []
     running: list[list[int]] = []
     for outcome, result in zip(outcomes, results, strict=True):

@@ -12,13 +12,13 @@ from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
 from config.i18n import core_lang
-from scoring.rules import PartnershipRules, scoring_rules, split_options
+from scoring.rules import PartnershipRules
 from tournaments import selectors
 from tournaments.models import PARTNERSHIP_VARIANTS, Match, Stage, Tournament
 from tournaments.permissions import is_organizer, is_scorer
+from tournaments.rulebook import rule_book
 from tournaments.selectors import pages
 from tournaments.services.hands import initial_state
-from variants import Settlement
 
 HTMX_STOP_POLLING = 286
 
@@ -57,8 +57,7 @@ def stop_polling_when(request: HtmxHttpRequest, response: HttpResponse, done: bo
 
 
 def partnership_rules(tournament: Tournament) -> PartnershipRules | None:
-    scoring_part, _rest = split_options(tournament.options or {})
-    rules = scoring_rules(tournament.variant, scoring_part, lang=core_lang())
+    rules = rule_book(tournament, lang=core_lang())
     return rules if isinstance(rules, PartnershipRules) else None
 
 
@@ -99,7 +98,7 @@ def match_context(match: Match) -> dict[str, Any]:
     if is_individual(match):
         return {**common, "individual": True, "table_seats": pages.table_seats(match),
                 "hands": pages.individual_hand_rows(match), "hands_planned": match.stage.hands_per_table,
-                "red_five": match.stage.tournament.spec.settlement is Settlement.RED_FIVE}
+                "red_five": match.stage.tournament.spec.settlement.contract}
     seats = selectors.seat_names(match)
     preview = selectors.next_dealer_preview(match)
     levels = (match.state or {}).get("levels")

@@ -21,6 +21,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+import variants
 from safety.idempotency import idempotent_page
 from tournaments import documents as docs
 from tournaments import selectors
@@ -258,9 +259,11 @@ def print_blank_sheets(request: HttpRequest, variant: str, fmt: str = "html") ->
     """Blank sheets for walk-in games, no tournament: ``?players=3`` (Yongzhou), ``?count=``."""
     if variant not in Variant.values:
         raise Http404(_("Unknown variant."))
-    players = 3 if variant == Variant.YONGZHOU and request.GET.get("players") == "3" else None
-    if variant == Variant.YONGZHOU and players is None:
-        players = 4
+    spec = variants.get(variant)
+    asked = request.GET.get("players")
+    players = None
+    if spec.variable_players:  # Yongzhou: 4 unless asked for 3
+        players = int(asked) if asked in {str(n) for n in spec.players} else max(spec.players)
     document = docs.BlankSheetsDocument(variant=variant, players=players, count=_count(request))
     return _respond(request, document, fmt, page_url=reverse("print-blank-sheets", args=[variant]))
 

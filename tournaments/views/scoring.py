@@ -52,7 +52,6 @@ from tournaments.views.common import (
     partnership_rules,
 )
 from tournaments.views.table_grants import grant_table, granted_match
-from variants import Settlement
 
 # --------------------------------------------------------------------------- scoring at the table
 
@@ -305,7 +304,7 @@ def _table_form(match: Match, data: QueryDict | None = None, *, prefix: str | No
     initial = {**(initial or {}), "version": match.version}
     # Nothing that changes the result is preset: the dealer (red five: who won the bid), the declarer, the
     # points and who won the last trick are entered every hand.
-    if tournament.spec.settlement is Settlement.RED_FIVE:
+    if tournament.spec.settlement.contract:
         return RedFiveHandForm(data, seats=seats, decks=tournament.decks, initial=initial, tournament=tournament,
                                prefix=prefix)
     return YongzhouHandForm(data, seats=seats, initial=initial, tournament=tournament, prefix=prefix)
@@ -318,7 +317,7 @@ def _table_correction_form(match: Match, number: int, data: QueryDict | None = N
     if hand is None:
         return None
     settlement = match.stage.tournament.spec.settlement
-    figures = (RedFiveHandForm if settlement is Settlement.RED_FIVE else YongzhouHandForm).initial_from(hand.outcome)
+    figures = (RedFiveHandForm if settlement.contract else YongzhouHandForm).initial_from(hand.outcome)
     form = _table_form(match, data, prefix="c", initial={**figures, "number": number})
     form.fields["number"] = forms.IntegerField(widget=forms.HiddenInput)
     return form
