@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from gameplay.cards import BJ, LJ, NCODES, SUITS, code_suit, format_cards, make_code
+from gameplay.config import HandConfig
 from gameplay.errors import GameplayError, IllegalPlay, InvalidCards, OutOfTurn, WrongPhase
 from gameplay.rulesets import RuleSet
 from scoring.partnership import MatchState
@@ -46,6 +47,7 @@ class Table(Protocol):
     """The part of a hand that a declaring protocol reads and changes."""
 
     n: int
+    config: HandConfig
     rules: RuleSet
     scoring: ScoringRules
     phase: str
