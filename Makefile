@@ -6,8 +6,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 # mypy checks the whole project with 0 errors (docs/architecture.md, "Types"): the pure cores, the web
-# edges, config, safety, the benchmarks and the scripts (tests/ is not checked yet).
-TYPED := variants gameplay scoring rules_web tournaments config safety bench scripts manage.py
+# edges (rules_web, online, tournaments), config, safety, the benchmarks and the scripts (tests/ is not
+# checked yet).
+TYPED := variants gameplay scoring rules_web online tournaments config safety bench scripts manage.py
 
 .PHONY: run test install install-dev system-deps system-deps-test lint typecheck ci messages clean \
 	compiled clean-compiled test-compiled
@@ -33,7 +34,8 @@ system-deps:
 system-deps-test:
 	bash scripts/system-deps.sh test
 
-## make run: install, migrate, load the demo, make an admin if none, serve http://127.0.0.1:8000
+## make run: install, migrate, load the demo, make an admin if none, serve http://127.0.0.1:8000 (pages, API and
+## WebSockets: daphne's ASGI runserver with the in-memory channel layer)
 run: install
 	$(BIN)/python scripts/build_compiled.py --check
 	$(BIN)/python manage.py migrate --noinput
