@@ -6,6 +6,7 @@ machine word) and, for invalid input, ``errors``: a map from the JSON path of ea
 """
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +17,19 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 logger = logging.getLogger(__name__)
+
+
+# Django's own wording of get_object_or_404 ("No Match matches the given query."): English and a class
+# name, so a person is told "Not found." in their language instead.
+DJANGO_NOT_FOUND = re.compile(r"^No \w+ matches the given query\.$")
+
+
+def refusal_message(exception: Exception | None) -> str:
+    """The sentence a refusal (a page's or the API's) carries (``PermissionDenied(_("Only an organizer …"))``,
+    ``Http404(_("No such match."))``), or "" when it has none a person should read."""
+    args = getattr(exception, "args", ())
+    message = args[0] if args and isinstance(args[0], str) else ""
+    return "" if DJANGO_NOT_FOUND.match(message) else message
 
 
 def flatten_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -52,8 +66,6 @@ def invalid_input(errors: Mapping[str, list[str]]) -> Response:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     from django.db import Error as DatabaseError
     from django.http import Http404
-
-    from config.views import refusal_message
 
     if isinstance(exc, Http404) and not refusal_message(exc):
         # get_object_or_404's English "No Match matches the given query.": said in the caller's language

@@ -1,7 +1,5 @@
 """Project-wide views."""
 
-import re
-
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -17,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from config.api import invalid_input
+from config.api import invalid_input, refusal_message
 
 
 class ApiRootView(APIView):
@@ -70,19 +68,6 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
                                  "code": "request_too_large"}, status=400)
         return JsonResponse({"detail": _("Bad request."), "code": "bad_request"}, status=400)
     return defaults.bad_request(request, exception or Exception())
-
-
-# Django's own wording of get_object_or_404 ("No Match matches the given query."): English and a class
-# name, so a person is told "Not found." in their language instead.
-DJANGO_NOT_FOUND = re.compile(r"^No \w+ matches the given query\.$")
-
-
-def refusal_message(exception: Exception | None) -> str:
-    """The sentence a page refusal carries (``PermissionDenied(_("Only an organizer …"))``,
-    ``Http404(_("No such match."))``), or "" when it has none a person should read."""
-    args = getattr(exception, "args", ())
-    message = args[0] if args and isinstance(args[0], str) else ""
-    return "" if DJANGO_NOT_FOUND.match(message) else message
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
