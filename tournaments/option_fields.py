@@ -10,8 +10,6 @@ gives the standard rules (``{}``).
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -20,7 +18,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from variants import VARIANTS
-from variants.options import OPTIONS, Kind, OptionSpec
+from variants.option_form import as_text, changed_options, label_text, null_note_text, options_of
+from variants.options import Kind, OptionSpec
 
 PREFIX = "opt__"
 SHOWN = "options_shown"  # a hidden field: the form showed the option fields (a post without it keeps the defaults)
@@ -40,32 +39,8 @@ def field_name(variant: str, option: str) -> str:
     return f"{PREFIX}{variant}__{option}"
 
 
-PLAIN = (str, int, float, bool, tuple, list, type(None))
-
-
-def options_of(variant: str) -> list[OptionSpec]:
-    """The options of ``variant`` a form shows: all but whole tables (level and game-point tables are
-    set through the API, docs/rules.md)."""
-    spec_variant = VARIANTS[variant]
-    return [spec for spec in OPTIONS.values() if spec.applies_to(variant)
-            and (spec.kind is not Kind.VALUE or isinstance(spec.default(spec_variant), PLAIN))]
-
-
-NULL_NOTE = re.compile(r"\s*[（(]null[：:][^）)]*[）)]")
-
-
 def _label(spec: OptionSpec) -> str:
-    zh = (get_language() or "").startswith("zh")
-    text = (spec.help_zh if zh else spec.help_en) or spec.name.replace("_", " ")
-    return NULL_NOTE.sub("", text).rstrip("。.")  # the form adds its own "：" after a label
-
-
-def _as_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
+    return label_text(spec, zh=(get_language() or "").startswith("zh"))
 
 
 def _field(spec: OptionSpec, variant: str, current: Any) -> forms.Field:
@@ -83,15 +58,13 @@ def _field(spec: OptionSpec, variant: str, current: Any) -> forms.Field:
                                   widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
     if current is None:
         help_text = _("Empty: %(rule)s Option %(name)s.") % {"rule": _null_note(spec), "name": spec.name}
-    return forms.CharField(label=label, required=False, initial=_as_text(current), help_text=help_text,
+    return forms.CharField(label=label, required=False, initial=as_text(current), help_text=help_text,
                            widget=forms.TextInput(attrs={"spellcheck": "false", "autocomplete": "off"}))
 
 
 def _null_note(spec: OptionSpec) -> str:
     """What an empty value means, from the option's own description ("null: the target level")."""
-    zh = (get_language() or "").startswith("zh")
-    found = re.search(r"[（(]null[：:]\s*([^）)]*)[）)]", (spec.help_zh if zh else spec.help_en) or "")
-    return (found.group(1).strip().rstrip("。.") + ("。" if zh else ".")) if found else str(_("the standard rule."))
+    return null_note_text(spec, zh=(get_language() or "").startswith("zh")) or str(_("the standard rule."))
 
 
 def add_option_fields(form: forms.Form, variant_keys: Iterable[str],
@@ -113,41 +86,13 @@ def groups(form: forms.Form, variant_keys: Iterable[str]) -> list[dict[str, Any]
             for variant in variant_keys]
 
 
-def _parse_value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def _same(a: Any, b: Any) -> bool:
-    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
-
-
 def chosen_options(form: forms.Form, variant: str) -> dict[str, Any]:
     """The options the form sets for ``variant``: only values that differ from the variant's default."""
-    data = form.cleaned_data
-    spec_variant = VARIANTS[variant]
-    options: dict[str, Any] = {}
     if not form.is_bound or not form.data.get(SHOWN):
-        return options
-    for spec in options_of(variant):
-        name = field_name(variant, spec.name)
-        if name not in data:
-            continue
-        value = data[name]
-        default = spec.default(spec_variant)
-        if spec.kind is Kind.VALUE:
-            text = (value or "").strip()
-            if not text:
-                continue
-            value = _parse_value(text)
-        elif (spec.kind is Kind.POINTS and value is None) or (spec.kind is Kind.CHOICE and not value):
-            continue
-        default_value = str(default) if spec.kind is Kind.CHOICE else default
-        if not _same(value, default_value):
-            options[spec.name] = value
-    return options
+        return {}
+    data = form.cleaned_data
+    return changed_options(variant, {spec.name: data[field_name(variant, spec.name)] for spec in options_of(variant)
+                                     if field_name(variant, spec.name) in data})
 
 
 def strip_option_fields(data: dict[str, Any]) -> None:
