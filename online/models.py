@@ -56,6 +56,10 @@ class Room(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     deadline_version = models.PositiveIntegerField(null=True, blank=True)
     """The version the deadline was set for: a tick for another version does nothing."""
+    deadline_kind = models.CharField(max_length=8, blank=True, default="")
+    """What happens at the deadline: "deal" (the next round of cards), "bot" (a bot seat or 托管 acts),
+    "clock" (a player's clock: a bot acts for the seat, which becomes 托管); "" with no deadline."""
+    deadline_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     watchers = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -71,6 +75,8 @@ class Room(models.Model):
                                    | Q(deadline__isnull=False, deadline_version__isnull=False),
                                    name="online_room_deadline_pair"),
             models.CheckConstraint(condition=~Q(code=""), name="online_room_code"),
+            models.CheckConstraint(condition=Q(deadline_kind__in=["", "deal", "bot", "clock"]),
+                                   name="online_room_deadline_kind"),
         ]
         indexes = [models.Index(fields=["deadline"], name="online_room_deadline")]
 
@@ -86,7 +92,7 @@ class Seat(models.Model):
                              related_name="online_seats")
     token_digest = models.CharField(max_length=64, blank=True, default="")
     """SHA-256 of the seat token; "" while nobody holds the seat."""
-    bot = models.CharField(max_length=12, null=True, blank=True)
+    bot = models.CharField(max_length=12, null=True, blank=True)  # noqa: DJ001 (null: no bot, as in the protocol)
     auto = models.BooleanField(default=False)
     """托管: a bot plays for the absent or timed-out player until the player acts again."""
     ready = models.BooleanField(default=False)
@@ -106,12 +112,12 @@ class Seat(models.Model):
             models.CheckConstraint(condition=Q(seat__lte=5), name="online_seat_number"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.room.code} seat {self.seat}"
+
     @property
     def taken(self) -> bool:
         return bool(self.token_digest) or self.bot is not None
-
-    def __str__(self) -> str:
-        return f"{self.room.code} seat {self.seat}"
 
 
 class RoomHand(models.Model):
@@ -156,3 +162,6 @@ class RoomAction(models.Model):
             models.UniqueConstraint(fields=["room", "seat", "action_id"], name="online_action_once"),
             models.CheckConstraint(condition=Q(seat__gte=-1) & Q(seat__lte=5), name="online_action_seat"),
         ]
+
+    def __str__(self) -> str:
+        return f"action {self.action_id} of seat {self.seat}"

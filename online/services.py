@@ -27,3 +27,766 @@ Refusals raise :class:`OnlineError` (``.code`` as docs/online.md's error table, 
 ``.field``); nothing is changed then. ``Answer(version: int, repeated: bool)``: the room's version after
 the action (``repeated``: the action id had been answered; nothing changed).
 """
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+import variants
+from gameplay.bots import make_bot
+from gameplay.cards import deck_codes, parse_cards, shuffle
+from gameplay.config import HandConfig
+from gameplay.errors import GameplayError
+from gameplay.events import Redeal, event_from_json
+from gameplay.hand import Hand
+from gameplay.notation import apply_event
+from gameplay.observation import observe
+from online.models import BOT_KINDS, Room, RoomAction, RoomHand, Seat, digest, new_secret
+from safety.validators import validate_display_name
+from scoring.api import explain_hand_request, score_hand_request
+from scoring.partnership import HandResult, MatchState
+
+__all__ = ["ACTIONS", "Answer", "Connected", "Created", "Joined", "OnlineError", "drop_cache", "hand_from_log",
+           "room_act", "room_connect", "room_create", "room_disconnect", "room_join", "room_rematch", "room_state",
+           "room_tick", "seat_bot", "seat_ready"]
+
+ACTIONS = ("declare", "pass", "bid", "name_trump", "insure", "bury", "overturn", "play")
+"""The engine's actions a seat sends (``room_act``'s ``action``)."""
+INDIVIDUAL_HANDS = 8
+"""Hands of a red-five or yongzhou-300 match unless the room says otherwise (a tournament table's default)."""
+NAME_TRUMP_SECONDS = 30
+"""Naming trump (red five) has this clock whenever the room has a clock; spades when it runs out (seed 002)."""
+_SYSTEM = random.SystemRandom()
+
+
+# ---------------------------------------------------------------- answers and errors
+
+
+class OnlineError(Exception):
+    """A refused request: ``code`` (docs/online.md's table), bilingual ``message``, the ``field`` at fault."""
+
+    def __init__(self, code: str, en: str, zh: str, *, field: str | None = None) -> None:
+        super().__init__(en)
+        self.code = code
+        self.message = {"en": en, "zh-hans": zh}
+        self.field = field
+
+    @classmethod
+    def refused(cls, err: GameplayError) -> OnlineError:
+        return cls("refused", err.message("en"), err.message("zh-hans"))
+
+
+@dataclass(frozen=True)
+class Answer:
+    version: int
+    repeated: bool = False
+
+
+@dataclass(frozen=True)
+class Created:
+    room: Room
+    host_token: str
+    seat: Seat | None
+    seat_token: str | None
+
+
+@dataclass(frozen=True)
+class Joined:
+    room: Room
+    seat: Seat
+    token: str
+
+
+@dataclass(frozen=True)
+class Connected:
+    room: Room
+    seat: int | None
+    host: bool
+    replaced: str
+    """The channel of the connection this one replaced ("" if none)."""
+
+
+# ---------------------------------------------------------------- the hand: rebuilt from its log, cached per process
+
+
+_CACHE: dict[int, tuple[int, Hand]] = {}
+"""Per room id: (version, the hand at that version). Taken out while a write uses it, put back after commit."""
+_CACHE_LOCK = threading.Lock()
+
+
+def drop_cache() -> None:
+    """Forget every cached hand (a restart: the next action rebuilds from the stored log)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+def _fresh_deck(config: HandConfig) -> list[int]:
+    rules = config.engine_rules()
+    deck = deck_codes(rules.decks, rules.removed_ranks)
+    shuffle(_SYSTEM, deck)
+    return deck
+
+
+def _deck_source(config: HandConfig, recorded: Sequence[list[int]] = ()) -> Callable[[], list[int]]:
+    """The decks of the redeals: those the log recorded, in order, then fresh shuffles."""
+    pending = list(recorded)
+
+    def source() -> list[int]:
+        return pending.pop(0) if pending else _fresh_deck(config)
+    return source
+
+
+def hand_from_log(log: Mapping[str, Any]) -> Hand:
+    """The hand a stored log (finished or not) has reached: its actions applied again, one by one, on a new
+    :class:`Hand` (the partial form of :func:`gameplay.notation.replay`, which wants a finished hand)."""
+    config = HandConfig.from_json(log["config"])
+    events = [event_from_json(e) for e in log["events"]]
+    redeals = [list(e.cards) for e in events if isinstance(e, Redeal)]
+    hand = Hand(config, deck=list(events[0].cards), deck_source=_deck_source(config, redeals))
+    i = 1
+    while i < len(events):
+        apply_event(hand, events[i])
+        if hand.log[i] != events[i]:
+            raise GameplayError(f"The stored log does not replay at event {i}.", f"存储的日志在第 {i} 个事件处无法重放。")
+        i = len(hand.log)
+    return hand
+
+
+def _hand_at(room: Room, rh: RoomHand) -> Hand:
+    """The hand of ``rh`` at the room's version: the cached one if it is that version's, else rebuilt."""
+    with _CACHE_LOCK:
+        hit = _CACHE.pop(room.pk, None)
+    if hit is not None and hit[0] == room.version:
+        return hit[1]
+    return hand_from_log(rh.log)
+
+
+def _cache_later(room_id: int, version: int, hand: Hand) -> None:
+    def put() -> None:
+        with _CACHE_LOCK:
+            _CACHE[room_id] = (version, hand)
+    transaction.on_commit(put)
+
+
+# ---------------------------------------------------------------- the room row and its seats
+
+
+def _lock(code: str) -> Room:
+    try:
+        return Room.objects.select_for_update().get(code=code)
+    except Room.DoesNotExist:
+        raise OnlineError("bad_message", f"There is no room {code!r}.", f"没有房间 {code!r}。", field="code") from None
+
+
+def _seats(room: Room) -> list[Seat]:
+    return list(Seat.objects.filter(room=room).order_by("seat"))
+
+
+def _seat_of(room: Room, token: str) -> Seat:
+    seat = Seat.objects.filter(room=room, token_digest=digest(token)).first() if token else None
+    if seat is None:
+        raise OnlineError("not_seated", "This connection holds no seat at the table.", "此连接没有座位。")
+    return seat
+
+
+def _is_host(room: Room, host_token: str) -> bool:
+    return bool(host_token) and secrets.compare_digest(digest(host_token), room.host_digest)
+
+
+def _current_hand(room: Room) -> RoomHand | None:
+    return RoomHand.objects.filter(room=room).order_by("-number").first()
+
+
+def _repeat(room: Room, seat: int, action_id: str) -> Answer | None:
+    done = RoomAction.objects.filter(room=room, seat=seat, action_id=action_id).first()
+    return None if done is None else Answer(int(done.answer.get("version", done.version)), repeated=True)
+
+
+def _check_id(action_id: str) -> None:
+    if not isinstance(action_id, str) or not 0 < len(action_id) <= 64:
+        raise OnlineError("bad_message", "An action needs an id of 1 to 64 characters.", "动作须有 1 至 64 个字符的 id。",
+                          field="id")
+
+
+def _check_version(room: Room, version: int) -> None:
+    if version != room.version:
+        raise OnlineError("stale", f"The table has moved on (version {room.version}, not {version}).",
+                          f"牌桌已更新（版本 {room.version}，而不是 {version}）。", field="version")
+
+
+def _store(room: Room, seat: int, action_id: str) -> Answer:
+    """Bump the version, store the action id with its answer (the same transaction)."""
+    room.version += 1
+    RoomAction.objects.create(room=room, seat=seat, action_id=action_id, version=room.version,
+                              answer={"version": room.version})
+    return Answer(room.version)
+
+
+def _new_code() -> str:
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(6))
+
+
+def _clean_name(name: str) -> str:
+    name = (name or "").strip()
+    if not name or len(name) > 40:
+        raise OnlineError("bad_name", "A name of 1 to 40 characters is needed.", "须有 1 至 40 个字符的名字。",
+                          field="name")
+    try:
+        validate_display_name(name)
+    except ValidationError as e:
+        raise OnlineError("bad_name", " ".join(str(m) for m in e.messages), "名字含有不允许的字符。",
+                          field="name") from None
+    return name
+
+
+# ---------------------------------------------------------------- create, join, ready, bot seats
+
+
+def room_create(*, variant: str, options: Mapping[str, Any] | None = None, decks: int | None = None,
+                players: int | None = None, clock: int | None = None, seating: str | None = None,
+                hands: int | None = None, name: str = "", seat: int | None = None, user: Any = None) -> Created:
+    """A new room (waiting for its seats); the creator holds the host token, and with ``name`` a seat too."""
+    try:
+        spec = variants.get(variant)
+    except (KeyError, ValueError):
+        raise OnlineError("bad_message", f"Unknown variant {variant!r}.", f"未知玩法 {variant!r}。", field="variant") from None
+    decks = decks or spec.default_decks
+    players = players or spec.default_players
+    if decks not in spec.decks or players not in spec.players:
+        raise OnlineError("bad_message", f"{variant} is not played with {decks} decks and {players} players.",
+                          f"{variant} 不能用 {decks} 副牌、{players} 人玩。", field="decks")
+    if clock is not None and not 5 <= clock <= 600:
+        raise OnlineError("bad_message", "The clock is 5 to 600 seconds per action, or none.",
+                          "时限为每个动作 5 至 600 秒，或不限。", field="clock")
+    opts = dict(options or {})
+    config = HandConfig(variant, opts, decks=decks, players=players)
+    try:
+        config.engine_rules()
+        config.scoring_rules()
+    except (GameplayError, KeyError, TypeError, ValueError) as e:
+        raise OnlineError("bad_message", f"Invalid options: {e}", f"选项无效：{e}", field="options") from None
+    individual = not spec.partnership
+    if seating is None:
+        seating = Room.Seating.RANDOM if spec.settlement.winner_deals_next else Room.Seating.CHOICE
+    if seating not in Room.Seating.values:
+        raise OnlineError("bad_message", "Seating is \"choice\" or \"random\".", "座位方式须为 choice 或 random。",
+                          field="seating")
+    if hands is not None and not 1 <= hands <= 100:
+        raise OnlineError("bad_message", "A match is 1 to 100 hands.", "一场比赛为 1 至 100 局。", field="hands")
+    host_token = new_secret()
+    with transaction.atomic():
+        for _ in range(20):
+            code = _new_code()
+            if not Room.objects.filter(code=code).exists():
+                break
+        room = Room.objects.create(code=code, variant=variant, options=opts, decks=decks, players=players, clock=clock,
+                                   seating=seating, hands_limit=(hands or INDIVIDUAL_HANDS) if individual else None,
+                                   host_digest=digest(host_token), match=_new_match(spec.partnership))
+        Seat.objects.bulk_create([Seat(room=room, seat=s) for s in range(players)])
+    joined = room_join(code=room.code, name=name, seat=seat, user=user) if name else None
+    if joined is not None:
+        room.refresh_from_db()
+    return Created(room, host_token, joined.seat if joined else None, joined.token if joined else None)
+
+
+def _new_match(partnership: bool) -> dict[str, Any]:
+    return {"hands": 0, "number": 1, "state": None, "winner": None} if partnership else \
+        {"hands": 0, "number": 1, "totals": None, "dealer": 0}
+
+
+def room_join(*, code: str, name: str, seat: int | None = None, user: Any = None) -> Joined:
+    """Take ``seat`` (or a random free seat; always random when the room seats at random) with a display name."""
+    name = _clean_name(name)
+    with transaction.atomic():
+        room = _lock(code)
+        seats = _seats(room)
+        free = [s for s in seats if not s.taken]
+        if not free:
+            raise OnlineError("room_full", "Every seat is taken.", "座位已满。")
+        if room.status != Room.Status.WAITING:
+            raise OnlineError("room_full", "The match has started: the seats are fixed.", "比赛已开始，座位已固定。")
+        if seat is None or room.seating == Room.Seating.RANDOM:
+            chosen = _SYSTEM.choice(free)
+        else:
+            if not isinstance(seat, int) or not 0 <= seat < room.players:
+                raise OnlineError("bad_message", f"There is no seat {seat}.", f"没有座位 {seat}。", field="seat")
+            chosen = seats[seat]
+            if chosen.taken:
+                raise OnlineError("seat_taken", f"Seat {seat + 1} is taken.", f"{seat + 1}号座位已有人。", field="seat")
+        token = new_secret()
+        chosen.name, chosen.token_digest, chosen.ready, chosen.auto = name, digest(token), False, False
+        chosen.user = user if getattr(user, "is_authenticated", False) else None
+        chosen.save()
+        room.version += 1
+        room.save(update_fields=["version", "updated_at"])
+        _after(room, None)
+    return Joined(room, chosen, token)
+
+
+def seat_ready(*, code: str, token: str, action_id: str, version: int) -> Answer:
+    """This seat is ready; when every seat is, the next hand is dealt."""
+    _check_id(action_id)
+    with transaction.atomic():
+        room = _lock(code)
+        seat = _seat_of(room, token)
+        again = _repeat(room, seat.seat, action_id)
+        if again is not None:
+            return again
+        _check_version(room, version)
+        if room.status == Room.Status.FINISHED:
+            raise OnlineError("refused", "The match is over: ask for a rematch.", "比赛已结束，可以再来一场。")
+        rh = _current_hand(room)
+        if rh is not None and not rh.finished:
+            raise OnlineError("refused", "A hand is being played.", "牌局正在进行。")
+        seat.ready, seat.auto = True, False
+        seat.save(update_fields=["ready", "auto"])
+        answer = _store(room, seat.seat, action_id)
+        hand = _maybe_start(room)
+        _after(room, hand)
+    return answer
+
+
+def seat_bot(*, code: str, host_token: str, seat: int, bot: str | None, action_id: str, version: int) -> Answer:
+    """Host only: give an empty seat to a bot (``bot`` None: take it back)."""
+    _check_id(action_id)
+    with transaction.atomic():
+        room = _lock(code)
+        if not _is_host(room, host_token):
+            raise OnlineError("not_host", "Only the room's host places bots.", "只有房主可以安排机器人。")
+        again = _repeat(room, -1, action_id)
+        if again is not None:
+            return again
+        _check_version(room, version)
+        if bot is not None and bot not in BOT_KINDS:
+            raise OnlineError("bad_message", f"A bot is one of {', '.join(BOT_KINDS)}.", f"机器人须为 {', '.join(BOT_KINDS)}。",
+                              field="bot")
+        if not isinstance(seat, int) or not 0 <= seat < room.players:
+            raise OnlineError("bad_message", f"There is no seat {seat}.", f"没有座位 {seat}。", field="seat")
+        if room.status != Room.Status.WAITING:
+            raise OnlineError("refused", "The match has started: the seats are fixed.", "比赛已开始，座位已固定。")
+        row = Seat.objects.get(room=room, seat=seat)
+        if row.token_digest:
+            raise OnlineError("seat_taken", f"Seat {seat + 1} is a player's.", f"{seat + 1}号座位已有玩家。", field="seat")
+        row.bot = bot
+        row.name = f"bot ({bot})" if bot else ""
+        row.ready = bot is not None
+        row.save(update_fields=["bot", "name", "ready"])
+        answer = _store(room, -1, action_id)
+        hand = _maybe_start(room)
+        _after(room, hand)
+    return answer
+
+
+def room_rematch(*, code: str, token: str, action_id: str, version: int) -> Answer:
+    """After a match: another one with the same seats (everyone readies again)."""
+    _check_id(action_id)
+    with transaction.atomic():
+        room = _lock(code)
+        seat = _seat_of(room, token)
+        again = _repeat(room, seat.seat, action_id)
+        if again is not None:
+            return again
+        _check_version(room, version)
+        if room.status != Room.Status.FINISHED:
+            raise OnlineError("refused", "The match is not over.", "比赛尚未结束。")
+        number = int(room.match.get("number", 1)) + 1
+        room.match = _new_match(variants.get(room.variant).partnership) | {"number": number}
+        room.status = Room.Status.WAITING
+        Seat.objects.filter(room=room, bot__isnull=True).update(ready=False, auto=False)
+        answer = _store(room, seat.seat, action_id)
+        _after(room, None)
+    return answer
+
+
+# ---------------------------------------------------------------- hands: start, act, tick
+
+
+def _config(room: Room) -> HandConfig:
+    """The next hand's config from the room's match (level state; red five's first bidder; yongzhou's start)."""
+    spec = variants.get(room.variant)
+    m = room.match
+    hands = int(m.get("hands", 0))
+    if spec.partnership:
+        state = _state_from(m.get("state"))
+        return HandConfig(room.variant, room.options, decks=room.decks, players=room.players, state=state)
+    if spec.declaring.bids:
+        return HandConfig(room.variant, room.options, decks=room.decks, players=room.players,
+                          first_bidder=hands % room.players)
+    return HandConfig(room.variant, room.options, decks=room.decks, players=room.players,
+                      start_seat=int(m.get("dealer") or 0))
+
+
+def _state_from(data: Any) -> MatchState | None:
+    if not data:
+        return None
+    cfg = HandConfig.from_json({"variant": "tractor", "state": data})
+    assert cfg.state is not None
+    return MatchState(levels=cfg.state.levels, dealer=cfg.state.dealer, a_failures=cfg.state.a_failures,
+                      hands_played=cfg.state.hands_played, winner=data.get("winner"), drawn=bool(data.get("drawn")))
+
+
+def _state_json(state: MatchState) -> dict[str, Any]:
+    return {"levels": list(state.levels), "dealer": state.dealer, "a_failures": list(state.a_failures),
+            "hands_played": state.hands_played, "winner": state.winner, "drawn": state.drawn}
+
+
+def _maybe_start(room: Room) -> Hand | None:
+    """Every seat taken and ready (bots always are): deal the next hand (its shuffle stored)."""
+    if room.status == Room.Status.FINISHED:
+        return None
+    seats = _seats(room)
+    rh = _current_hand(room)
+    if rh is not None and not rh.finished:
+        return None
+    later = rh is not None and room.status == Room.Status.PLAYING  # a later hand: an absent seat is played by a bot
+    if not all(s.taken and (s.ready or s.bot is not None or s.auto or (later and s.connected == 0)) for s in seats):
+        return None
+    config = _config(room)
+    hand = Hand(config, rng=_SYSTEM, deck_source=_deck_source(config))
+    number = (rh.number + 1) if rh is not None else 1
+    RoomHand.objects.create(room=room, number=number, match_number=int(room.match.get("number", 1)), log=hand.to_json())
+    room.status = Room.Status.PLAYING
+    Seat.objects.filter(room=room, bot__isnull=True).update(ready=False)
+    room.version += 1
+    return hand
+
+
+def _parse_cards(cards: Any) -> list[int]:
+    if not isinstance(cards, str):
+        raise OnlineError("bad_message", "Cards are written as text (\"H2 H2\").", "牌须写成文本（如 \"H2 H2\"）。",
+                          field="cards")
+    try:
+        return parse_cards(cards)
+    except GameplayError as e:
+        raise OnlineError("bad_message", e.message("en"), e.message("zh-hans"), field="cards") from None
+
+
+def _engine_act(hand: Hand, seat: int, action: str, cards: Any, amount: Any, suit: Any) -> None:
+    """Ask the engine (its own verify inside each action); a refusal raises GameplayError, nothing changed."""
+    if action == "pass":
+        hand.pass_(seat)
+    elif action == "bid":
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise OnlineError("bad_message", "A bid needs a whole-number amount.", "叫分须为整数。", field="amount")
+        hand.bid(seat, amount)
+    elif action == "name_trump":
+        if not isinstance(suit, str) or suit not in ("S", "H", "C", "D", "NT"):
+            raise OnlineError("bad_message", "A suit is S, H, C, D or NT.", "花色须为 S、H、C、D 或 NT。", field="suit")
+        hand.name_trump(seat, suit)
+    else:
+        codes = _parse_cards(cards)
+        {"declare": hand.declare, "insure": hand.insure, "bury": hand.bury, "overturn": hand.overturn,
+         "play": hand.play}[action](seat, codes)
+
+
+def room_act(*, code: str, token: str, action: str, action_id: str, version: int, cards: str | None = None,
+             amount: int | None = None, suit: str | None = None) -> Answer:
+    """One engine action of the seat holding ``token``: judged by the engine, appended to the stored log."""
+    _check_id(action_id)
+    if action not in ACTIONS:
+        raise OnlineError("bad_message", f"Unknown action {action!r}.", f"未知动作 {action!r}。", field="type")
+    with transaction.atomic():
+        room = _lock(code)
+        seat = _seat_of(room, token)
+        again = _repeat(room, seat.seat, action_id)
+        if again is not None:
+            return again
+        _check_version(room, version)
+        rh = _current_hand(room)
+        if rh is None or rh.finished or room.status != Room.Status.PLAYING:
+            raise OnlineError("refused", "No hand is being played.", "目前没有进行中的牌局。")
+        hand = _hand_at(room, rh)
+        before = len(hand.log)
+        try:
+            _engine_act(hand, seat.seat, action, cards, amount, suit)
+        except GameplayError as e:
+            if len(hand.log) != before:  # never: the engine verifies before it changes anything
+                hand = hand_from_log(rh.log)
+            with _CACHE_LOCK:
+                _CACHE[room.pk] = (room.version, hand)
+            raise OnlineError.refused(e) from None
+        except OnlineError:
+            with _CACHE_LOCK:
+                _CACHE[room.pk] = (room.version, hand)
+            raise
+        if seat.auto:
+            seat.auto = False
+            seat.save(update_fields=["auto"])
+        _append(rh, hand, before)
+        answer = _store(room, seat.seat, action_id)
+        _settle_if_over(room, rh, hand)
+        _after(room, _maybe_start(room) or hand)
+    return answer
+
+
+def _append(rh: RoomHand, hand: Hand, before: int) -> None:
+    rh.log["events"].extend(e.to_json() for e in hand.log[before:])
+    rh.save(update_fields=["log", "updated_at"])
+
+
+def _settle_if_over(room: Room, rh: RoomHand, hand: Hand) -> None:
+    """The hand just ended: store its result and move the match on (or end it)."""
+    if not hand.finished or rh.finished:
+        return
+    spec = variants.get(room.variant)
+    body = hand.score_request()
+    response = score_hand_request(body, "en")
+    explanation = {"en": explain_hand_request(body, "en")["explanation"],
+                   "zh-hans": explain_hand_request(body, "zh-hans")["explanation"]}
+    rh.finished, rh.outcome = True, hand.outcome
+    rh.result = {"response": response, "explanation": explanation}
+    rh.save(update_fields=["finished", "outcome", "result", "updated_at"])
+    m = dict(room.match)
+    m["hands"] = int(m.get("hands", 0)) + 1
+    over = False
+    if spec.partnership:
+        assert hand.new_state is not None and isinstance(hand.result, HandResult)
+        m["state"] = _state_json(hand.new_state)
+        m["winner"] = hand.result.match_winner
+        over = hand.result.match_winner is not None or hand.new_state.drawn
+    else:
+        key = "game_points" if "game_points" in response else "net"
+        totals = list(m.get("totals") or [0] * room.players)
+        m["totals"] = [a + int(b) for a, b in zip(totals, response[key], strict=True)]
+        if "next_dealer" in response:
+            m["dealer"] = int(response["next_dealer"])
+        over = m["hands"] >= (room.hands_limit or INDIVIDUAL_HANDS)
+    room.match = m
+    if over:
+        room.status = Room.Status.FINISHED
+
+
+# ---------------------------------------------------------------- bots, clocks and dealing
+
+
+def _bot_rng(room: Room, seat: int) -> random.Random:
+    return random.Random(room.pk * 1_000_003 + room.version * 7 + seat)
+
+
+def _bot_act(room: Room, hand: Hand, seat: int, kind: str, *, timed_out: bool = False) -> None:
+    """A bot plays ``seat``'s turn (a bot seat, or 托管) as :func:`gameplay.simulate.play_out` would."""
+    row = Seat.objects.get(room=room, seat=seat)
+    bot = make_bot(row.bot or "heuristic", _bot_rng(room, seat))
+    if kind == "declare":
+        opts = hand.legal_declarations(seat)
+        choice = bot.declare(hand.observation(seat), opts) if opts else None
+        if choice:
+            hand.declare(seat, choice)
+        else:
+            hand.pass_(seat)
+    elif kind == "bid":
+        b = bot.bid(hand.observation(seat), hand.legal_bids(seat))
+        if b is None:
+            hand.pass_(seat)
+        else:
+            hand.bid(seat, b)
+    elif kind == "name_trump":
+        hand.name_trump(seat, None if timed_out else bot.name_trump(hand.observation(seat)))
+    elif kind == "bury":
+        insurances = hand.legal_insurances(seat)
+        if insurances:
+            pair = bot.insure(hand.observation(seat), insurances)
+            if pair:
+                hand.insure(seat, pair)
+        hand.bury(seat, bot.bury(hand.observation(seat), hand.rules.kitty_size))
+    elif kind == "overturn":
+        choice = bot.overturn(hand.observation(seat), hand.legal_overturns(seat))
+        if choice:
+            hand.overturn(seat, choice)
+        else:
+            hand.pass_(seat)
+    elif kind == "play":
+        legal = hand.legal_plays(seat)
+        forced = None if bot.asked_when_forced else legal.forced()
+        hand.play(seat, forced if forced is not None else
+                  bot.play(observe(hand, seat) if bot.uses_observation else None, legal))
+
+
+def _deal_round(room: Room, hand: Hand, seats: list[Seat]) -> None:
+    """One round of cards (one to each seat), stopping at an offer or the deal's end; a bot seat (or 托管)
+    that may declare on the card it got is asked, as a player would be."""
+    for _ in range(hand.n):
+        if hand.phase != "deal" or hand.offers:
+            return
+        ev = hand.deal()
+        s = ev.seat
+        assert s is not None
+        row = seats[s]
+        if (row.bot is not None or row.auto) and hand.phase == "deal" and not hand.offers:
+            opts = hand.legal_declarations(s)
+            if opts:
+                choice = make_bot(row.bot or "heuristic", _bot_rng(room, s)).declare(hand.observation(s), opts)
+                if choice:
+                    hand.declare(s, choice)
+
+
+def room_tick(*, room_id: int, version: int) -> bool:
+    """What is due at the room's deadline set for ``version``: the next round of cards, a bot seat's (or
+    托管) action, or a player's clock run out (a bot acts; the seat becomes 托管). Nothing if the room moved
+    on (a clock fires once). Returns whether something was done."""
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(pk=room_id).first()
+        if room is None or room.version != version or room.deadline_version != version or not room.deadline_kind:
+            return False
+        kind, seat = room.deadline_kind, room.deadline_seat
+        if room.deadline is not None and room.deadline > timezone.now() + timedelta(milliseconds=50):
+            return False  # an earlier timer of this version (the plan changed): the right one comes later
+        rh = _current_hand(room)
+        if rh is None or rh.finished or room.status != Room.Status.PLAYING:
+            return False
+        hand = _hand_at(room, rh)
+        before = len(hand.log)
+        seats = _seats(room)
+        to_act, at = hand.to_act()
+        if kind == "deal" and to_act == "deal":
+            _deal_round(room, hand, seats)
+        elif kind in ("bot", "clock") and at is not None and at == seat:
+            if kind == "clock" or (seats[at].bot is None and not seats[at].auto):
+                seats[at].auto = True
+                seats[at].save(update_fields=["auto"])
+            _bot_act(room, hand, at, to_act, timed_out=kind == "clock")
+        else:
+            with _CACHE_LOCK:
+                _CACHE[room.pk] = (room.version, hand)
+            return False
+        _append(rh, hand, before)
+        room.version += 1
+        _settle_if_over(room, rh, hand)
+        _after(room, _maybe_start(room) or hand)
+    return True
+
+
+def _plan(room: Room, hand: Hand | None, seats: list[Seat]) -> tuple[str, int | None, int]:
+    """What the room waits for: ("deal"|"bot"|"clock", seat, milliseconds) or ("", None, 0)."""
+    if hand is None or hand.finished or room.status != Room.Status.PLAYING:
+        return "", None, 0
+    kind, seat = hand.to_act()
+    if kind == "deal":
+        return "deal", None, int(settings.ONLINE_DEAL_INTERVAL_MS)
+    if seat is None:
+        return "", None, 0
+    row = seats[seat]
+    if row.bot is not None or row.auto or row.connected == 0:
+        return "bot", seat, int(settings.ONLINE_BOT_DELAY_MS)
+    if room.clock is not None:
+        seconds = NAME_TRUMP_SECONDS if kind == "name_trump" else room.clock
+        return "clock", seat, seconds * 1000
+    return "", None, 0
+
+
+def _after(room: Room, hand: Hand | None) -> None:
+    """End of a write: set the room's deadline for its new version, save it, and after commit cache the
+    hand, arm the tick and tell the groups."""
+    from online import scheduling  # the scheduler calls room_tick back
+
+    seats = _seats(room)
+    if hand is None:
+        rh = _current_hand(room)
+        hand = _hand_at(room, rh) if rh is not None and not rh.finished else None
+        if hand is not None:  # taken from the cache: put it back at this version
+            _cache_later(room.pk, room.version, hand)
+    else:
+        _cache_later(room.pk, room.version, hand)
+    kind, seat, delay = _plan(room, hand, seats)
+    room.deadline_kind, room.deadline_seat = kind, seat
+    room.deadline = timezone.now() + timedelta(milliseconds=delay) if kind else None
+    room.deadline_version = room.version if kind else None
+    room.save()
+    room_id, version, code = room.pk, room.version, room.code
+    transaction.on_commit(lambda: scheduling.notify(code))
+    if kind:
+        transaction.on_commit(lambda: scheduling.schedule(room_id, version, delay))
+
+
+# ---------------------------------------------------------------- connections and the state message
+
+
+def room_connect(*, code: str, token: str, channel: str, host_token: str = "") -> Connected:
+    """A socket says hello: its seat (a token) or a spectator (""); the newer connection of a seat wins."""
+    with transaction.atomic():
+        room = _lock(code)
+        host = _is_host(room, host_token)
+        if not token:
+            Room.objects.filter(pk=room.pk).update(watchers=room.watchers + 1)
+            room.watchers += 1
+            return Connected(room, None, host, "")
+        seat = Seat.objects.filter(room=room, token_digest=digest(token)).first()
+        if seat is None:
+            raise OnlineError("not_seated", "This token holds no seat at this table.", "此令牌在本桌没有座位。",
+                              field="token")
+        replaced = seat.channel if seat.channel and seat.channel != channel else ""
+        was_absent = seat.connected == 0
+        seat.connected += 1
+        seat.channel = channel
+        seat.last_seen = timezone.now()
+        seat.save(update_fields=["connected", "channel", "last_seen"])
+        if was_absent and room.deadline_kind == "bot" and room.deadline_seat == seat.seat and not seat.auto:
+            _after(room, None)  # back in time: the seat's own clock, not a bot
+    return Connected(room, seat.seat, host, replaced)
+
+
+def room_disconnect(*, code: str, seat: int | None, channel: str) -> None:
+    """A socket closed: one connection fewer (a seat with none left is played by a bot when its turn comes)."""
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(code=code).first()
+        if room is None:
+            return
+        if seat is None:
+            room.watchers = max(0, room.watchers - 1)
+            Room.objects.filter(pk=room.pk).update(watchers=room.watchers)
+            return
+        row = Seat.objects.filter(room=room, seat=seat).first()
+        if row is None:
+            return
+        row.connected = max(0, row.connected - 1)
+        if row.channel == channel:
+            row.channel = ""
+        row.last_seen = timezone.now()
+        row.save(update_fields=["connected", "channel", "last_seen"])
+        if row.connected == 0 and room.deadline_seat == seat and room.deadline_kind == "clock":
+            _after(room, None)  # gone while on the clock: a bot plays the turn
+
+
+def room_state(*, code: str, seat: int | None, host: bool = False) -> dict[str, Any]:
+    """The ``state`` message for a seat (or a spectator: None) now."""
+    room = Room.objects.get(code=code)
+    return state_for(room, seat, host)
+
+
+def current_hand(room: Room) -> tuple[RoomHand | None, Hand | None]:
+    """The room's latest hand row and its engine hand at the room's version (cached, or rebuilt; not taken)."""
+    rh = _current_hand(room)
+    if rh is None:
+        return None, None
+    with _CACHE_LOCK:
+        hit = _CACHE.get(room.pk)
+    if hit is not None and hit[0] == room.version:
+        return rh, hit[1]
+    return rh, hand_from_log(rh.log)
+
+
+def state_for(room: Room, seat: int | None, host: bool = False, *,
+              current: tuple[RoomHand | None, Hand | None] | None = None) -> dict[str, Any]:
+    from online.views import seat_view, spectator_view
+
+    seats = _seats(room)
+    rh, hand = current if current is not None else current_hand(room)
+    finished = list(RoomHand.objects.filter(room=room, finished=True).order_by("number").values_list("number", flat=True))
+    if seat is None:
+        msg = spectator_view(room, hand, seats=seats, hand_row=rh, finished=finished)
+    else:
+        msg = seat_view(room, hand, seat, seats=seats, hand_row=rh, finished=finished)
+    msg["you"]["host"] = host
+    return msg

@@ -234,6 +234,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CLEANUP_INTERVAL_MINUTES = env.int("CLEANUP_INTERVAL_MINUTES", default=60)
 CELERY_BEAT_SCHEDULE = {
     "cleanup": {"task": "safety.cleanup", "schedule": CLEANUP_INTERVAL_MINUTES * 60.0},
+    # Online play: tick the rooms whose stored clock or bot deadline passed (missed across a restart).
+    "online-sweep": {"task": "online.sweep", "schedule": 5.0},
 }
 # On-demand PDFs: kept in the cache (per document, language and results stamp) for this many seconds;
 # anonymous visitors may fetch this many PDFs a minute per address (429 with Retry-After beyond).
