@@ -220,6 +220,7 @@ class TableConsumer(JsonWebsocketConsumer):
             return
         self.send_json({"type": "replaced"})
         self.closing = True
+        self.leave()  # at once: the seat's count and group no longer include this socket
         self.close(code=CLOSE_REPLACED)
 
     def disconnect(self, code: int) -> None:
