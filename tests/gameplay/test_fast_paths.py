@@ -34,13 +34,13 @@ from gameplay.combos import (
     match_score,
     unit_nodes,
 )
+from gameplay.follow_lists import base_follows
 from gameplay.legal_plays import LegalPlays
 from gameplay.legality import (
-    _base_follows,
-    _submultisets,
     component_beaten,
     legal_leads,
 )
+from gameplay.multisets import submultisets
 from gameplay.multisets import submultisets_recursive as _submultisets_recursive
 from gameplay.order import TRUMP, Context
 from gameplay.rulesets import RuleSet, ruleset
@@ -151,7 +151,7 @@ def test_pair_lead_without_pairs_follows_in_the_same_order(rules: RuleSet) -> No
                     continue
                 lead = classify(ctx, [other[0], other[0]])
                 holding = [(c, counts[c]) for c in reversed(ctx.suit_codes[s]) if counts[c]]
-                assert list(_base_follows(ctx, counts, lead)) == [tuple(x) for x in _submultisets(holding, 2)]
+                assert list(base_follows(ctx, counts, lead)) == [tuple(x) for x in submultisets(holding, 2)]
                 checked += 1
     assert checked > 10
 
@@ -180,7 +180,7 @@ def test_iterative_submultisets_match_the_recursion() -> None:
         n = rng.randrange(0, 8)
         items = [(rng.randrange(54), rng.randrange(1, 4)) for _ in range(n)]
         size, start = rng.randrange(0, 12), rng.randrange(0, n + 1)
-        got = list(_submultisets(items, size, start))
+        got = list(submultisets(items, size, start))
         assert got == list(_submultisets_recursive(items, size, start))
         assert len({id(x) for x in got}) == len(got)  # fresh lists: callers may keep them
         seen += len(got)
@@ -230,7 +230,7 @@ def _filtered_follows(ctx: Context, counts: list[int], lead: Combo) -> list[tupl
     """The plain definition: every sub-multiset of the led suit's cards whose score is the holding's."""
     holding = [(c, counts[c]) for c in reversed(ctx.suit_codes[lead.suit]) if counts[c]]
     best = match_score(ctx, lead, dict(holding))
-    return [tuple(sub) for sub in _submultisets(holding, lead.n) if match_score(ctx, lead, dict(Counter(sub))) == best]
+    return [tuple(sub) for sub in submultisets(holding, lead.n) if match_score(ctx, lead, dict(Counter(sub))) == best]
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.variant}-{r.decks}-{r.players}")
@@ -254,7 +254,7 @@ def test_structured_follows_are_the_filtered_sub_multisets_in_order(rules: RuleS
                     lead = classify(ctx, [x for c in parts for x in c.codes])
                     if sum(follower[c] for c in ctx.suit_codes[s]) <= lead.n:
                         continue
-                    assert list(_base_follows(ctx, follower, lead)) == _filtered_follows(ctx, follower, lead)
+                    assert list(base_follows(ctx, follower, lead)) == _filtered_follows(ctx, follower, lead)
                     shapes[lead.shape] += 1
     assert sum(shapes.values()) > 5, shapes
 

@@ -2,7 +2,7 @@
 
 Each is compared with the code it stands in for, at every turn of seeded random hands of every variant:
 the yongzhou follows decided with each key computed once (a single led: without generators) against
-filtering the base follows with ``_extra_ok``; ``throw_forced`` (what ``Hand.play`` asks) against
+filtering the base follows with ``point_rule_ok``; ``throw_forced`` (what ``Hand.play`` asks) against
 ``throw_check``; the lead drawn without listing the units against a draw from ``legal_leads``; the
 observation built positionally against the keyword constructor; ``deal_until`` against card-by-card
 dealing; ``follow_fault``'s single and pair shortcuts against the function as it was before them.
@@ -19,18 +19,17 @@ import pytest
 
 from gameplay.cards import deck_codes
 from gameplay.combos import Combo, Component, classify, decompose, match_score
+from gameplay.follow_lists import base_follows
 from gameplay.hand import Hand
 from gameplay.legal_plays import LegalPlays, _sample_lead
 from gameplay.legality import (
-    _base_follows,
-    _extra_constraints,
-    _extra_ok,
     follow_fault,
     legal_follows,
     legal_leads,
 )
 from gameplay.observation import Observation
 from gameplay.order import TRUMP, Context
+from gameplay.point_rules import point_constraints, point_rule_ok
 from gameplay.rulesets import ruleset
 from gameplay.simulate import independent_config, make_hand
 from gameplay.throws import _forced_of, throw_check, throw_forced
@@ -90,8 +89,8 @@ def test_yongzhou_follows_match_the_filtered_base_follows(players: int) -> None:
             if legal.lead is None or not legal.prior:
                 continue
             ctx, counts, lead, prior = legal.ctx, legal.counts, legal.lead, legal.prior
-            ex = _extra_constraints(ctx, counts, lead, prior)
-            want = [p for p in _base_follows(ctx, counts, lead) if _extra_ok(ctx, lead, p, ex)[0]]
+            ex = point_constraints(ctx, counts, lead, prior)
+            want = [p for p in base_follows(ctx, counts, lead) if point_rule_ok(ctx, lead, p, ex)[0]]
             assert list(legal_follows(ctx, counts, lead, prior=prior)) == want
             seen["single" if lead.n == 1 else "other"] += 1
     assert seen["single"] > 100 and seen["other"] > 10

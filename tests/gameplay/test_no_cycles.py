@@ -2,7 +2,7 @@
 freed by reference counting when the last reference goes, not at the garbage collector's next run —
 cyclic garbage made every collection walk each hand's objects and kept their memory cold.
 
-The recursive walks (``combos.chains``, ``legality._structured_follows``) are module functions, not
+The recursive walks (``combos.chains``, ``follow_lists._structured_follows``) are module functions, not
 closures (a recursive closure refers to itself through its cell), and a scored hand's declaring
 protocol refers back to it weakly (in pure Python: the compiled build's classes take no weak
 reference, so there the collector frees each hand, as it did before)."""

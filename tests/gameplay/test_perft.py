@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from gameplay.legality import (
-    _submultisets,
     count_legal_follows,
     count_legal_leads,
     is_legal_follow,
     legal_follows,
 )
+from gameplay.multisets import submultisets
 
 from .helpers import cards, hand, lead, make_ctx
 
@@ -51,7 +51,7 @@ def test_perft_follow_counts(pos) -> None:
     generated = list(legal_follows(ctx, counts, lc, **kwargs))
     assert len(generated) == len(set(generated)) == expected
     items = [(c, counts[c]) for c in range(54) if counts[c]]
-    brute = sum(1 for sub in _submultisets(items, lc.n) if is_legal_follow(ctx, counts, lc, sub, **kwargs))
+    brute = sum(1 for sub in submultisets(items, lc.n) if is_legal_follow(ctx, counts, lc, sub, **kwargs))
     assert brute == expected
 
 

@@ -12,7 +12,6 @@ from gameplay.cards import code_rank, deck_codes, to_counts
 from gameplay.combos import classify
 from gameplay.errors import IllegalPlay
 from gameplay.legality import (
-    _submultisets,
     check_follow,
     check_lead,
     count_legal_follows,
@@ -21,6 +20,7 @@ from gameplay.legality import (
     legal_leads,
     throw_check,
 )
+from gameplay.multisets import submultisets
 from gameplay.order import TRUMP, Context
 from gameplay.rulesets import ruleset
 from gameplay.tricks import play_key, trick_points
@@ -132,7 +132,7 @@ def test_generated_follows_equal_the_plays_the_check_accepts(which: int, rng: ra
     if lc.n > sum(counts):
         return
     accepted = set()
-    for sub in _submultisets(items, lc.n):
+    for sub in submultisets(items, lc.n):
         if is_legal_follow(ctx, counts, lc, sub, prior=prior):
             accepted.add(tuple(sorted(sub)))
         else:
@@ -188,7 +188,7 @@ def _oracle_yongzhou(ctx: Context, counts: list[int], lc, prior: list[list[int]]
     from gameplay.legality import follow_fault
 
     items = [(c, counts[c]) for c in range(54) if counts[c]]
-    base = [tuple(sorted(p)) for p in _submultisets(items, lc.n) if follow_fault(ctx, counts, lc, p) is None]
+    base = [tuple(sorted(p)) for p in submultisets(items, lc.n) if follow_fault(ctx, counts, lc, p) is None]
     current = play_key(ctx, lc, prior[0])
     for p in prior[1:]:
         k = play_key(ctx, lc, p)
