@@ -231,16 +231,9 @@ def _range(lang: str, low: int, high: int | None) -> str:
     return _t(lang, "range", low=low, high=high)
 
 
-def explain_partnership(
-    rules: PartnershipRules,
-    state: MatchState,
-    outcome: PartnershipOutcome,
-    result: HandResult,
-    new_state: MatchState,
-    lang: str = "en",
-) -> list[str]:
-    """Sentences explaining a tractor/chaodi hand."""
-    lang = normalize_lang(lang)
+def _kitty_sentences(rules: PartnershipRules, state: MatchState, outcome: PartnershipOutcome, result: HandResult,
+                     new_state: MatchState, lang: str) -> list[str]:
+    """The kitty: the dealer side keeps it, or the attackers' multiplier (and its cap) and bonus."""
     out: list[str] = []
     if result.kitty_multiplier == 0:
         key = "kitty_dealer" if outcome.kitty_points else "kitty_dealer_empty"
@@ -264,6 +257,13 @@ def explain_partnership(
                 bonus=result.kitty_bonus,
             )
         )
+    return out
+
+
+def _total_sentences(rules: PartnershipRules, state: MatchState, outcome: PartnershipOutcome, result: HandResult,
+                     new_state: MatchState, lang: str) -> list[str]:
+    """The throw penalties and the attackers' total, when more than their trick points make it."""
+    out: list[str] = []
     if result.throw_penalties:
         out.append(_t(lang, "penalties", penalties=_signed(result.throw_penalties)))
     parts = [_t(lang, "part_tricks", value=outcome.attackers_points)]
@@ -277,7 +277,13 @@ def explain_partnership(
     raw_total = outcome.attackers_points + result.kitty_bonus + result.throw_penalties
     if raw_total < 0:
         out.append(_t(lang, "total_floor"))
+    return out
 
+
+def _band_sentences(rules: PartnershipRules, state: MatchState, outcome: PartnershipOutcome, result: HandResult,
+                    new_state: MatchState, lang: str) -> list[str]:
+    """The level table's band the total falls in, and what it gives."""
+    out: list[str] = []
     lookup = result.lookup
     total = result.attackers_total
     band_range = _range(lang, lookup.band_lowest, lookup.band_highest)
@@ -301,42 +307,55 @@ def explain_partnership(
     else:
         key = "band_attackers" if lookup.gain else "band_takeover"
         out.append(_t(lang, key, total=total, range=band_range, gain=lookup.gain))
+    return out
 
+
+def _a_pass_sentences(rules: PartnershipRules, state: MatchState, outcome: PartnershipOutcome, result: HandResult,
+                      new_state: MatchState, lang: str) -> list[str]:
+    """The dealer side's A-pass attempt at the top level, when there was one, and its consequences."""
+    out: list[str] = []
     side = result.dealer_side
     takeover = rules.level_table.takeover
-    if result.a_pass is not None:
-        check = result.a_pass
+    check = result.a_pass
+    if check is None:
+        return out
 
-        def mark(flag: bool) -> str:
-            return _t(lang, "met" if flag else "not_met")
+    def mark(flag: bool) -> str:
+        return _t(lang, "met" if flag else "not_met")
 
-        out.append(
-            _t(
-                lang,
-                "a_attempt",
-                side=side,
-                takeover=takeover,
-                first=mark(check.a_in_first_and_last_trick),
-                second=mark(check.dealer_won_last_trick),
-                third=mark(check.attackers_below_takeover),
-            )
+    out.append(
+        _t(
+            lang,
+            "a_attempt",
+            side=side,
+            takeover=takeover,
+            first=mark(check.a_in_first_and_last_trick),
+            second=mark(check.dealer_won_last_trick),
+            third=mark(check.attackers_below_takeover),
         )
-        if check.passed:
-            out.append(_t(lang, "a_passed", side=side))
+    )
+    if check.passed:
+        out.append(_t(lang, "a_passed", side=side))
+    else:
+        limit = _t(lang, "a_limit", limit=rules.a_failure_limit) if rules.a_failure_limit else ""
+        out.append(_t(lang, "a_failed", side=side, count=result.a_failures, limit=limit))
+        if result.forced_handover:
+            out.append(_t(lang, "a_forced", limit=rules.a_failure_limit, takeover=takeover))
+        elif not result.deal_changes:
+            out.append(_t(lang, "a_keeps", takeover=takeover))
+        if result.a_failure_reset:
+            out.append(_t(lang, "a_reset", side=side))
+        if new_state.levels[side] == rules.top_level:
+            out.append(_t(lang, "a_stays", side=side))
         else:
-            limit = _t(lang, "a_limit", limit=rules.a_failure_limit) if rules.a_failure_limit else ""
-            out.append(_t(lang, "a_failed", side=side, count=result.a_failures, limit=limit))
-            if result.forced_handover:
-                out.append(_t(lang, "a_forced", limit=rules.a_failure_limit, takeover=takeover))
-            elif not result.deal_changes:
-                out.append(_t(lang, "a_keeps", takeover=takeover))
-            if result.a_failure_reset:
-                out.append(_t(lang, "a_reset", side=side))
-            if new_state.levels[side] == rules.top_level:
-                out.append(_t(lang, "a_stays", side=side))
-            else:
-                out.append(_t(lang, "a_drops", side=side, level=new_state.levels[side]))
+            out.append(_t(lang, "a_drops", side=side, level=new_state.levels[side]))
+    return out
 
+
+def _level_sentences(rules: PartnershipRules, state: MatchState, outcome: PartnershipOutcome, result: HandResult,
+                     new_state: MatchState, lang: str) -> list[str]:
+    """The gaining side's move (stopped, capped, on a level to play), and who deals next."""
+    out: list[str] = []
     gaining = result.gaining_side
     if gaining is not None and result.level_gain > 0:
         before, after = state.levels[gaining], new_state.levels[gaining]
@@ -350,6 +369,13 @@ def explain_partnership(
             out.append(_t(lang, "landed_must_play", side=gaining, level=after))
     key = "deal_changes" if result.deal_changes else "deal_stays"
     out.append(_t(lang, key, seat=result.next_dealer))
+    return out
+
+
+def _match_sentences(rules: PartnershipRules, state: MatchState, outcome: PartnershipOutcome, result: HandResult,
+                     new_state: MatchState, lang: str) -> list[str]:
+    """The match's winner, when this hand ended it, and how."""
+    out: list[str] = []
     winner = result.match_winner
     if winner is not None:
         if result.match_end == "hand_limit":
@@ -361,6 +387,25 @@ def explain_partnership(
         else:
             out.append(_t(lang, "win_passed", side=winner, target=rules.target_level))
     return out
+
+
+_PARTNERSHIP_STAGES = (_kitty_sentences, _total_sentences, _band_sentences, _a_pass_sentences, _level_sentences,
+                       _match_sentences)
+"""The stages of a tractor/chaodi hand's explanation, in the order of the scoring (RULES.md §6–§7)."""
+
+
+def explain_partnership(
+    rules: PartnershipRules,
+    state: MatchState,
+    outcome: PartnershipOutcome,
+    result: HandResult,
+    new_state: MatchState,
+    lang: str = "en",
+) -> list[str]:
+    """Sentences explaining a tractor/chaodi hand, stage by stage (:data:`_PARTNERSHIP_STAGES`)."""
+    lang = normalize_lang(lang)
+    return [sentence for stage in _PARTNERSHIP_STAGES
+            for sentence in stage(rules, state, outcome, result, new_state, lang)]
 
 
 def _canonical(level: str) -> str:

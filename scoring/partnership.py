@@ -16,7 +16,7 @@ side 1 = seats 1 and 3.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from scoring.cards import normalize_level
 from scoring.errors import Problems
@@ -358,59 +358,87 @@ def match_winner_at_limit(state: MatchState, last_hand_dealer_side: int) -> int:
     return last_hand_dealer_side
 
 
-def apply_hand(
-    rules: PartnershipRules, state: MatchState, outcome: PartnershipOutcome, *, lang: str = "en"
-) -> tuple[HandResult, MatchState]:
-    """Score one hand: (rules, state before, outcome) → (result, state after). Pure; validates first."""
-    validate_hand(rules, state, outcome, lang)
-    state = _normalized(state)
-    dealer_side = state.dealer_side
-    attack_side = 1 - dealer_side
-    dealer_level = state.levels[dealer_side]
-    last = outcome.last_trick
+class _Points(NamedTuple):
+    """The attackers' points of one hand: their card points with the kitty's bonus and the throw penalties."""
 
+    multiplier: int
+    bonus: int
+    penalties: int
+    total: int
+
+
+def _attackers_points(rules: PartnershipRules, outcome: PartnershipOutcome) -> _Points:
+    """The kitty's multiplier (when the attackers took the last trick) and bonus, the throw penalties
+    where they count, and the attackers' total (never below 0)."""
+    last = outcome.last_trick
     multiplier = 0
     if last.winner == "attackers":
         assert last.largest is not None
         multiplier = rules.kitty_multiplier.multiplier(last.largest, rules.kitty_multiplier_cap)
     bonus = outcome.kitty_points * multiplier
     penalties = outcome.throw_penalties if rules.throw_penalties else 0
-    total = max(0, outcome.attackers_points + bonus + penalties)
-    lookup = rules.level_table.lookup(total)
+    return _Points(multiplier, bonus, penalties, max(0, outcome.attackers_points + bonus + penalties))
 
+
+class _APass(NamedTuple):
+    """The A-pass attempt of a dealer side at the top level (RULES.md §7), when the rules have one."""
+
+    check: APassCheck | None
+    failed: bool  # an attempt, and it failed
+    limit_reached: bool  # that failure reached the failure limit
+    failures: list[int]  # per side, this failure counted (not yet reset)
+
+
+def _a_pass_attempt(rules: PartnershipRules, state: MatchState, outcome: PartnershipOutcome,
+                    lookup: LevelLookup) -> _APass:
+    dealer_side = state.dealer_side
     failures = list(state.a_failures)
-    a_pass: APassCheck | None = None
-    if rules.a_pass_conditions and dealer_level == rules.top_level:
-        a_pass = APassCheck(
+    check: APassCheck | None = None
+    if rules.a_pass_conditions and state.levels[dealer_side] == rules.top_level:
+        check = APassCheck(
             a_in_first_and_last_trick=bool(outcome.a_first_trick and outcome.a_last_trick),
-            dealer_won_last_trick=last.winner == "dealer",
+            dealer_won_last_trick=outcome.last_trick.winner == "dealer",
             attackers_below_takeover=lookup.side == "dealer",
         )
-    failed_attempt = a_pass is not None and not a_pass.passed
+    failed = check is not None and not check.passed
     limit_reached = False
-    if failed_attempt:
+    if failed:
         failures[dealer_side] += 1
         limit_reached = rules.a_failure_limit is not None and failures[dealer_side] >= rules.a_failure_limit
-    failures_after = failures[dealer_side] if a_pass is not None else 0
+    return _APass(check, failed, limit_reached, failures)
 
+
+class _LevelChange(NamedTuple):
+    """Who goes up and how far, whether the deal changes, and the levels after the hand."""
+
+    gaining_side: int | None
+    gain: int
+    deal_changes: bool
+    forced: bool  # the deal handed over by the A-pass failure limit
+    levels: tuple[str, str]
+    moved: int
+    stopped_at: str | None
+    capped: bool
+
+
+def _level_change(rules: PartnershipRules, state: MatchState, lookup: LevelLookup, a_pass: _APass) -> _LevelChange:
+    """The level table's answer, overridden by a failed A-pass attempt; then the gaining side's move
+    (stopping at a level to defend, capped at the top) and the failure limit's reset level."""
+    dealer_side = state.dealer_side
+    attack_side = 1 - dealer_side
     forced = False
     gaining_side: int | None
     if lookup.side == "attackers":
         gaining_side, gain, deal_changes = attack_side, lookup.gain, True
-    elif failed_attempt:
+    elif a_pass.failed:
         gain = 0
-        if limit_reached:
+        if a_pass.limit_reached:
             forced, gaining_side, deal_changes = True, attack_side, True
         else:
             gaining_side, deal_changes = None, False
     else:
         gain, deal_changes = lookup.gain, False
         gaining_side = dealer_side if gain > 0 else None
-
-    reset = limit_reached or (failed_attempt and deal_changes and rules.a_failures_reset_on_deal_loss)
-    if reset:
-        failures[dealer_side] = 0
-
     levels = list(state.levels)
     stopped_at: str | None = None
     moved = 0
@@ -421,58 +449,86 @@ def apply_hand(
         moved = rules.level_index(after) - rules.level_index(before)
         capped = stopped_at is None and moved < gain
         levels[gaining_side] = after
-    if limit_reached and rules.a_failure_reset_level is not None:
+    if a_pass.limit_reached and rules.a_failure_reset_level is not None:
         levels[dealer_side] = rules.a_failure_reset_level
+    return _LevelChange(gaining_side, gain, deal_changes, forced, (levels[0], levels[1]), moved, stopped_at, capped)
 
+
+def _match_end(rules: PartnershipRules, state: MatchState,
+               change: _LevelChange) -> tuple[int | None, MatchEnd | None, bool]:
+    """(winner, how the match ended, drawn) after this hand: the target passed (or defended at the
+    target level), else the hand limit reached (a draw, one deciding hand, or the higher level)."""
+    dealer_side = state.dealer_side
+    gaining_side, gain = change.gaining_side, change.gain
     winner: int | None = None
     match_end: MatchEnd | None = None
-    target_index = rules.level_index(rules.target_level)
-    if gaining_side == dealer_side and gain > 0 and dealer_level == rules.target_level:
+    if gaining_side == dealer_side and gain > 0 and state.levels[dealer_side] == rules.target_level:
         winner, match_end = dealer_side, "target"
-    elif gaining_side is not None and rules.level_index(levels[gaining_side]) > target_index:
+    elif gaining_side is not None and (
+            rules.level_index(change.levels[gaining_side]) > rules.level_index(rules.target_level)):
         winner, match_end = gaining_side, "target"
     hands_played = state.hands_played + 1
-    new_levels = (levels[0], levels[1])
     drawn = False
     if winner is None and rules.hand_limit is not None and hands_played >= rules.hand_limit:
-        equal = new_levels[0] == new_levels[1]
+        equal = change.levels[0] == change.levels[1]
         if equal and rules.hand_limit_tie == "draw":
             drawn, match_end = True, "draw"
         elif equal and rules.hand_limit_tie == "deciding_hand" and hands_played == rules.hand_limit:
             pass  # one deciding hand follows
         else:
-            winner = match_winner_at_limit(replace(state, levels=new_levels), dealer_side)
+            winner = match_winner_at_limit(replace(state, levels=change.levels), dealer_side)
             match_end = "hand_limit"
+    return winner, match_end, drawn
 
-    next_dealer = (state.dealer + (1 if deal_changes else 2)) % rules.players
+
+def apply_hand(
+    rules: PartnershipRules, state: MatchState, outcome: PartnershipOutcome, *, lang: str = "en"
+) -> tuple[HandResult, MatchState]:
+    """Score one hand: (rules, state before, outcome) → (result, state after). Pure; validates first.
+    In phases: the attackers' points, the A-pass attempt, the level change, the match's end, the
+    next dealer."""
+    validate_hand(rules, state, outcome, lang)
+    state = _normalized(state)
+    dealer_side = state.dealer_side
+    points = _attackers_points(rules, outcome)
+    lookup = rules.level_table.lookup(points.total)
+    a_pass = _a_pass_attempt(rules, state, outcome, lookup)
+    change = _level_change(rules, state, lookup, a_pass)
+    failures = a_pass.failures
+    failures_after = failures[dealer_side] if a_pass.check is not None else 0
+    reset = a_pass.limit_reached or (a_pass.failed and change.deal_changes and rules.a_failures_reset_on_deal_loss)
+    if reset:
+        failures[dealer_side] = 0
+    winner, match_end, drawn = _match_end(rules, state, change)
+    next_dealer = (state.dealer + (1 if change.deal_changes else 2)) % rules.players
     result = HandResult(
-        kitty_multiplier=multiplier,
-        kitty_bonus=bonus,
-        attackers_total=total,
-        level_gain=gain,
-        gaining_side=gaining_side,
-        deal_changes=deal_changes,
+        kitty_multiplier=points.multiplier,
+        kitty_bonus=points.bonus,
+        attackers_total=points.total,
+        level_gain=change.gain,
+        gaining_side=change.gaining_side,
+        deal_changes=change.deal_changes,
         match_winner=winner,
         dealer=state.dealer,
         dealer_side=dealer_side,
-        dealer_level=dealer_level,
+        dealer_level=state.levels[dealer_side],
         next_dealer=next_dealer,
-        throw_penalties=penalties,
+        throw_penalties=points.penalties,
         lookup=lookup,
-        a_pass=a_pass,
+        a_pass=a_pass.check,
         a_failures=failures_after,
-        forced_handover=forced,
+        forced_handover=change.forced,
         a_failure_reset=reset,
-        levels_moved=moved,
-        stopped_at=stopped_at,
-        capped_at_top=capped,
+        levels_moved=change.moved,
+        stopped_at=change.stopped_at,
+        capped_at_top=change.capped,
         match_end=match_end,
     )
     new_state = MatchState(
-        levels=new_levels,
+        levels=change.levels,
         dealer=next_dealer,
         a_failures=(failures[0], failures[1]),
-        hands_played=hands_played,
+        hands_played=state.hands_played + 1,
         winner=winner,
         drawn=drawn,
     )

@@ -67,9 +67,8 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def validate_red_five(rules: RedFiveRules, outcome: RedFiveOutcome, lang: str = "en") -> None:
-    """Raise ``ScoringInputError`` naming every wrong field of ``outcome``."""
-    problems = Problems()
+def _check_contract(problems: Problems, rules: RedFiveRules, outcome: RedFiveOutcome) -> bool:
+    """The dealer, the bid, the trump suit and the last trick's flag; whether the dealer is a seat."""
     seats = rules.players
     dealer_ok = False
     if not _is_int(outcome.dealer):
@@ -91,7 +90,12 @@ def validate_red_five(rules: RedFiveRules, outcome: RedFiveOutcome, lang: str = 
         problems.add("outcome.trump", "trump_suit", value=outcome.trump)
     if not isinstance(outcome.dealer_won_last_trick, bool):
         problems.add("outcome.dealer_won_last_trick", "type_bool")
+    return dealer_ok
 
+
+def _check_points(problems: Problems, rules: RedFiveRules, outcome: RedFiveOutcome) -> bool:
+    """The dealer's and the kitty's points (multiples of 5, in range, together not over the deck's
+    total); whether both are usable for the checks against the red fives."""
     total = rules.total_points
     points_ok = kitty_ok = False
     for name, high_points, code in (
@@ -119,11 +123,15 @@ def validate_red_five(rules: RedFiveRules, outcome: RedFiveOutcome, lang: str = 
             sum=outcome.dealer_points + outcome.kitty_points,
             total=total,
         )
+    return points_ok and kitty_ok
 
+
+def _check_red_fives(problems: Problems, rules: RedFiveRules, outcome: RedFiveOutcome,
+                     dealer_ok: bool) -> tuple[int, int]:
+    """Each captured red five (seats in range, one of the dealer and a defender on each side of it);
+    how many the dealer won and how many the defenders won. ``outcome.red_fives`` is a list."""
+    seats = rules.players
     captures = outcome.red_fives
-    if not isinstance(captures, (tuple, list)):
-        problems.add("outcome.red_fives", "type_list")
-        problems.raise_if_any(lang)
     if len(captures) > rules.decks:
         problems.add("outcome.red_fives", "red_five_count", decks=rules.decks, value=len(captures))
     by_dealer = by_defenders = 0
@@ -154,25 +162,44 @@ def validate_red_five(rules: RedFiveRules, outcome: RedFiveOutcome, lang: str = 
             by_dealer += 1
         else:
             by_defenders += 1
-    if points_ok and kitty_ok and not problems.has("outcome.red_fives"):
-        if outcome.dealer_points < 5 * by_dealer:
-            problems.add(
-                "outcome.dealer_points",
-                "red_five_dealer_low",
-                n=by_dealer,
-                low=5 * by_dealer,
-                value=outcome.dealer_points,
-            )
-        highest = total - outcome.kitty_points - 5 * by_defenders
-        if outcome.dealer_points > highest:
-            problems.add(
-                "outcome.dealer_points",
-                "red_five_dealer_high",
-                n=by_defenders,
-                kitty=outcome.kitty_points,
-                high=highest,
-                value=outcome.dealer_points,
-            )
+    return by_dealer, by_defenders
+
+
+def _check_points_against_fives(problems: Problems, rules: RedFiveRules, outcome: RedFiveOutcome,
+                                by_dealer: int, by_defenders: int) -> None:
+    """The dealer's points hold the red fives it won (5 each) and leave room for the defenders' ones."""
+    total = rules.total_points
+    if outcome.dealer_points < 5 * by_dealer:
+        problems.add(
+            "outcome.dealer_points",
+            "red_five_dealer_low",
+            n=by_dealer,
+            low=5 * by_dealer,
+            value=outcome.dealer_points,
+        )
+    highest = total - outcome.kitty_points - 5 * by_defenders
+    if outcome.dealer_points > highest:
+        problems.add(
+            "outcome.dealer_points",
+            "red_five_dealer_high",
+            n=by_defenders,
+            kitty=outcome.kitty_points,
+            high=highest,
+            value=outcome.dealer_points,
+        )
+
+
+def validate_red_five(rules: RedFiveRules, outcome: RedFiveOutcome, lang: str = "en") -> None:
+    """Raise ``ScoringInputError`` naming every wrong field of ``outcome``."""
+    problems = Problems()
+    dealer_ok = _check_contract(problems, rules, outcome)
+    points_ok = _check_points(problems, rules, outcome)
+    if not isinstance(outcome.red_fives, (tuple, list)):
+        problems.add("outcome.red_fives", "type_list")
+        problems.raise_if_any(lang)
+    by_dealer, by_defenders = _check_red_fives(problems, rules, outcome, dealer_ok)
+    if points_ok and not problems.has("outcome.red_fives"):
+        _check_points_against_fives(problems, rules, outcome, by_dealer, by_defenders)
     problems.raise_if_any(lang)
 
 
