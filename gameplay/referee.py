@@ -27,27 +27,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gameplay.cards import CODE_NAMES, format_cards, parse_cards, to_counts
+from gameplay.cards import CODE_NAMES, format_cards, to_counts
 from gameplay.combos import Combo
 from gameplay.errors import (
     GameplayError,
     IllegalPlay,
     InvalidCards,
-    InvalidContext,
-    InvalidOption,
     RequestInvalid,
     norm_lang,
 )
 from gameplay.legality import SHAPE_EN, SHAPE_ZH, check_follow, check_lead, suit_name, throw_check
 from gameplay.order import TRUMP, Context
-from gameplay.rulesets import ruleset
+from gameplay.referee_request import parse_request
 from gameplay.tricks import play_key, trick_points
 from variants.seats import en_seat, seat_number, zh_seat
 
 __all__ = ["RequestInvalid", "TrickRuling", "rule_trick"]
-
-KNOWN_FIELDS = {"variant", "options", "players", "decks", "level", "trump", "hands", "leader", "plays"}
-
 
 @dataclass
 class TrickRuling:
@@ -71,144 +66,6 @@ class TrickRuling:
 
 def _t(lang: str, en: str, zh: str) -> str:
     return zh if lang == "zh-hans" else en
-
-
-class _Errors:
-    def __init__(self, lang: str) -> None:
-        self.lang = lang
-        self.errors: dict[str, list[str]] = {}
-
-    def add(self, path: str, en: str, zh: str) -> None:
-        self.errors.setdefault(path, []).append(_t(self.lang, en, zh))
-
-    def raise_if_any(self) -> None:
-        if self.errors:
-            raise RequestInvalid(self.errors, self.lang)
-
-
-def _parse_request(payload: Mapping[str, Any], lang: str) -> tuple[Context, dict[int, list[int]], int, list[list[int]]]:
-    errs = _Errors(lang)
-    if not isinstance(payload, Mapping):
-        errs.add("body", "The request must be a JSON object.", "请求必须是 JSON 对象。")
-        errs.raise_if_any()
-    for key in payload:
-        if key not in KNOWN_FIELDS:
-            errs.add(str(key), f"Unknown field “{key}”.", f"未知字段“{key}”。")
-    variant = payload.get("variant")
-    options = payload.get("options") or {}
-    if not isinstance(options, Mapping):
-        errs.add("options", "“options” must be an object of rule overrides.", "“options”必须是规则选项的对象。")
-        options = {}
-    rules = None
-    try:
-        rules = ruleset(str(variant) if variant is not None else "", dict(options),
-                        decks=payload.get("decks"), players=payload.get("players"))
-    except InvalidOption as e:
-        path = e.option if e.option in ("variant", "decks", "players") else f"options.{e.option}"
-        if variant is None and e.option == "variant":
-            errs.add("variant", "The variant is required: tractor, chaodi, red-five or yongzhou-300.",
-                     "必须填写玩法：tractor、chaodi、red-five 或 yongzhou-300。")
-        else:
-            errs.add(path, e.message("en"), e.message("zh-hans"))
-    errs.raise_if_any()
-    assert rules is not None
-    ctx = None
-    level = payload.get("level")
-    try:
-        ctx = Context(rules, level, payload.get("trump"))
-    except InvalidContext as e:
-        if e.field == "level" and rules.has_levels and level is None:
-            errs.add("level", f"{rules.variant} needs the level being played (2–10, J, Q, K, A).",
-                     f"{rules.variant} 必须填写所打的级别（2–10、J、Q、K、A）。")
-        else:
-            errs.add(e.field, e.message("en"), e.message("zh-hans"))
-    errs.raise_if_any()
-    assert ctx is not None
-    n = rules.players
-    raw_hands = payload.get("hands")
-    hands: dict[int, list[int]] = {}
-    if not isinstance(raw_hands, Mapping):
-        errs.add("hands", f"“hands” must map seat numbers 0–{n - 1} (counted from 0) to the cards they hold "
-                 "(only those that matter).", f"“hands”必须把座位号 0–{n - 1}（从 0 起算）对应到其手中的牌（只需相关的牌）。")
-        errs.raise_if_any()
-        raise AssertionError
-    for key, text in raw_hands.items():
-        path = f"hands.{key}"
-        if not (isinstance(key, str | int) and str(key).isdigit() and int(key) < n):
-            errs.add(path, f"There is no seat “{key}”: the keys of “hands” are seat numbers 0–{n - 1}, counted from 0.",
-                     f"没有座位“{key}”：“hands”的键是座位号 0–{n - 1}（从 0 起算）。")
-            continue
-        if not isinstance(text, str | list):
-            errs.add(path, "Cards must be a string like “S9 S8 S8”.", "手牌必须是形如“S9 S8 S8”的字符串。")
-            continue
-        try:
-            codes = parse_cards(text)
-        except InvalidCards as e:
-            errs.add(path, e.message("en"), e.message("zh-hans"))
-            continue
-        bad = [c for c in codes if ctx.esuit[c] < 0]
-        if bad:
-            names = format_cards(bad)
-            errs.add(path, f"{names} is not in the {rules.variant} deck.", f"{names} 不在 {rules.variant} 的牌中。")
-            continue
-        hands[int(key)] = codes
-    errs.raise_if_any()
-    # Holdings may be partial: a seat absent or empty shows no cards, and seats may show different numbers.
-    for seat in range(n):
-        hands.setdefault(seat, [])
-    for seat, h in sorted(hands.items()):
-        if len(h) > rules.hand_size:
-            errs.add(f"hands.{seat}", f"{en_seat(seat)} has {len(h)} cards; a hand of {rules.variant} has at most "
-                     f"{rules.hand_size}.", f"{zh_seat(seat)}有{len(h)}张牌；{rules.variant} 每手最多{rules.hand_size}张。")
-    total = to_counts(c for h in hands.values() for c in h)
-    over = [c for c in range(54) if total[c] > rules.decks]
-    if over:
-        for seat, h in sorted(hands.items()):
-            mine = sorted({c for c in h if c in over})
-            if mine:
-                names = format_cards(mine)
-                errs.add(f"hands.{seat}", f"{names}: the hands hold more copies than the {rules.decks} decks contain.",
-                         f"{names}：各家手牌中的张数超过了{rules.decks}副牌的数量。")
-    raw_leader = payload.get("leader")
-    leader = raw_leader if isinstance(raw_leader, int) and not isinstance(raw_leader, bool) else -1
-    if not 0 <= leader < n:
-        errs.add("leader", f"“leader” must be a seat number 0–{n - 1}, counted from 0.",
-                 f"“leader”必须是座位号 0–{n - 1}（从 0 起算）。")
-    raw_plays = payload.get("plays")
-    plays: list[list[int]] = []
-    if not isinstance(raw_plays, list) or not raw_plays:
-        errs.add("plays", "“plays” must list 1 to all players' plays, the leader's first.",
-                 "“plays”必须按顺序列出1到全部玩家的出牌，首家在前。")
-    elif len(raw_plays) > n:
-        errs.add("plays", f"Too many plays: {len(raw_plays)} for {n} players.", f"出牌过多：{n}人只能出{n}手牌。")
-    else:
-        for i, text in enumerate(raw_plays):
-            path = f"plays.{i}"
-            try:
-                if not isinstance(text, str | list):
-                    raise InvalidCards("A play must be a string like “S9 S8 S8”.", "出牌必须是形如“S9 S8 S8”的字符串。")
-                codes = parse_cards(text)
-                if not codes:
-                    raise InvalidCards("A play needs at least one card.", "出牌至少要一张。")
-            except InvalidCards as e:
-                errs.add(path, e.message("en"), e.message("zh-hans"))
-                plays.append([])
-                continue
-            plays.append(codes)
-            if 0 <= leader < n:
-                seat = (leader + i) % n
-                left = to_counts(hands.get(seat, []))
-                lacking = []
-                for c in codes:
-                    if left[c] > 0:
-                        left[c] -= 1
-                    else:
-                        lacking.append(c)
-                if lacking:
-                    names = format_cards(lacking)
-                    errs.add(path, f"{en_seat(seat)} does not hold {names}.", f"{zh_seat(seat)}手中没有 {names}。")
-    errs.raise_if_any()
-    return ctx, hands, leader, plays
 
 
 def _context_text(ctx: Context, lang: str) -> str:
@@ -266,96 +123,122 @@ def _assumptions(ctx: Context, hands: Mapping[int, list[int]], leader: int, lead
 
 
 def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
-    """Rule on one trick described by the referee API's JSON body (see module doc)."""
+    """Rule on one trick described by the referee API's JSON body (see module doc): the lead, a
+    throw's check, each follow, then the winner."""
     lang = norm_lang(lang)
-    ctx, hands, leader, plays = _parse_request(payload, lang)
-    n = ctx.rules.players
+    ctx, hands, leader, plays = parse_request(payload, lang)
     counts = {s: to_counts(h) for s, h in hands.items()}
-    expl: list[str] = []
-    seat_plays: list[dict[str, Any]] = []
+    expl: list[str] = [_context_text(ctx, lang)]
     lead_play = plays[0]
     lead_info: dict[str, Any] = {"shape": None, "components": [], "throw_failed": False, "forced": None,
                                  "beaten_by": None}
-    combo: Combo | None = None
-    penalty = 0
-    expl.append(_context_text(ctx, lang))
     try:
         combo = check_lead(ctx, counts[leader], lead_play, seat=leader)
     except GameplayError as e:
-        seat_plays.append({"seat": leader, "cards": format_cards(lead_play), "legal": False,
-                           "reason": e.message(lang)})
-        expl.append(e.message(lang))
-        try:
-            from gameplay.combos import classify
-            c2 = classify(ctx, lead_play)
-            lead_info["shape"] = c2.shape
-            lead_info["components"] = [str(c) for c in c2.display_components()]
-        except GameplayError:
-            lead_info["shape"] = None
-    if combo is None:
-        for i in range(1, len(plays)):
-            seat = (leader + i) % n
-            reason = _t(lang, "Not judged: the lead is not a legal play.", "无法判定：首家出牌不合规。")
-            seat_plays.append({"seat": seat, "cards": format_cards(plays[i]), "legal": False, "reason": reason})
-        pts = trick_points(ctx, plays)
-        return TrickRuling(lead_info, seat_plays, None, pts, expl)
+        return _illegal_lead(ctx, leader, plays, e, lead_info, expl, lang)
     lead_info["shape"] = combo.shape
     lead_info["components"] = [str(c) for c in combo.display_components()]
-    s = combo.suit
-    sname = suit_name(s, lang)
+    sname = suit_name(combo.suit, lang)
     shape_words = SHAPE_ZH[combo.shape] if lang == "zh-hans" else SHAPE_EN[combo.shape]
     expl.append(_t(lang, f"{en_seat(leader)} leads {format_cards(lead_play)} ({shape_words} of {sname}"
                    + (": " + ", ".join(lead_info["components"]) if combo.is_throw else "") + ").",
                    f"{zh_seat(leader)}首出 {format_cards(lead_play)}（{sname}{shape_words}"
                    + ("：" + "、".join(lead_info["components"]) if combo.is_throw else "") + "）。"))
     expl.extend(_assumptions(ctx, hands, leader, combo, lang))
-    effective_lead = combo
-    table_lead = list(lead_play)
+    effective_lead, table_lead, penalty = combo, list(lead_play), 0
     if combo.is_throw:
-        others = {seat: counts[seat] for seat in range(n) if seat != leader}
-        tc = throw_check(ctx, combo, others, leader)
-        if tc.failed:
-            assert tc.forced is not None and tc.beaten_by is not None
-            forced = tc.forced
-            lead_info["throw_failed"] = True
-            lead_info["forced"] = format_cards(forced.codes)
-            lead_info["beaten_by"] = tc.beaten_by
-            failed_comp = forced.components[0]
-            holder = counts[tc.beaten_by]
-            bigger = [c for c in ctx.suit_codes[s] if holder[c] >= failed_comp.width
-                      and ctx.strength[c] > failed_comp.top]
-            shown = " ".join(CODE_NAMES[c] for c in reversed(bigger[-3:]))
-            if ctx.rules.throw_forced == "lowest_card":
-                how_en, how_zh = "the lowest failing component", "失败牌型中最小的一个"
-            else:
-                how_en = "the failing component with the fewest cards, the lowest of those"
-                how_zh = "失败牌型中张数最少、最小的一个"
-            expl.append(_t(
-                lang,
-                f"The throw fails: {en_seat(tc.beaten_by, capital=False)} holds a higher {SHAPE_EN[failed_comp.shape][2:]} of {sname} "
-                f"({shown}) than {failed_comp}. {en_seat(leader)} must play {lead_info['forced']} instead ({how_en}); "
-                f"the other cards go back to the hand.",
-                f"甩牌失败：{zh_seat(tc.beaten_by)}有比 {failed_comp} 大的{sname}{SHAPE_ZH[failed_comp.shape]}（{shown}）。"
-                f"{zh_seat(leader)}必须改出 {lead_info['forced']}（{how_zh}），其余的牌收回手中。"))
-            penalty = tc.penalty
-            if penalty:
-                expl.append(_t(lang, f"Throw penalty: {penalty} points ({tc.returned} card(s) returned).",
-                               f"甩牌罚分：{penalty}分（退回{tc.returned}张牌）。"))
-            effective_lead = forced
-            table_lead = list(forced.codes)
-        else:
-            expl.append(_t(lang, "The throw stands: no other player holds a higher combination of the same shape in "
-                                 f"{sname}.", "甩牌成功：其他玩家都没有同花色同牌型更大的牌。"))
-    seat_plays.append({"seat": leader, "cards": format_cards(lead_play), "legal": True, "reason": None})
+        forced, penalty = _judge_throw(ctx, counts, leader, combo, lead_info, expl, lang)
+        if forced is not None:
+            effective_lead, table_lead = forced, list(forced.codes)
+    seat_plays: list[dict[str, Any]] = [{"seat": leader, "cards": format_cards(lead_play), "legal": True,
+                                         "reason": None}]
     table: list[list[int]] = [table_lead]
+    all_legal = _judge_follows(ctx, counts, leader, plays, effective_lead, table, seat_plays, expl, lang)
+    points = trick_points(ctx, table)
+    winner, sentence = _trick_end(ctx, leader, len(plays), effective_lead, table, all_legal, points, lang)
+    expl.append(sentence)
+    return TrickRuling(lead_info, seat_plays, winner, points, expl, penalty)
+
+
+def _illegal_lead(ctx: Context, leader: int, plays: list[list[int]], e: GameplayError, lead_info: dict[str, Any],
+                  expl: list[str], lang: str) -> TrickRuling:
+    """The ruling when the lead is refused: its shape where it has one, the follows not judged."""
+    lead_play = plays[0]
+    seat_plays: list[dict[str, Any]] = [{"seat": leader, "cards": format_cards(lead_play), "legal": False,
+                                         "reason": e.message(lang)}]
+    expl.append(e.message(lang))
+    try:
+        from gameplay.combos import classify
+        c2 = classify(ctx, lead_play)
+        lead_info["shape"] = c2.shape
+        lead_info["components"] = [str(c) for c in c2.display_components()]
+    except GameplayError:
+        lead_info["shape"] = None
+    n = ctx.rules.players
+    for i in range(1, len(plays)):
+        seat = (leader + i) % n
+        reason = _t(lang, "Not judged: the lead is not a legal play.", "无法判定：首家出牌不合规。")
+        seat_plays.append({"seat": seat, "cards": format_cards(plays[i]), "legal": False, "reason": reason})
+    return TrickRuling(lead_info, seat_plays, None, trick_points(ctx, plays), expl)
+
+
+def _judge_throw(ctx: Context, counts: Mapping[int, list[int]], leader: int, combo: Combo,
+                 lead_info: dict[str, Any], expl: list[str], lang: str) -> tuple[Combo | None, int]:
+    """A throw's check against the other seats' cards: (the forced component, the penalty) when it
+    fails — the failure explained — else (None, 0)."""
+    n = ctx.rules.players
+    s = combo.suit
+    sname = suit_name(s, lang)
+    others = {seat: counts[seat] for seat in range(n) if seat != leader}
+    tc = throw_check(ctx, combo, others, leader)
+    if not tc.failed:
+        expl.append(_t(lang, "The throw stands: no other player holds a higher combination of the same shape in "
+                             f"{sname}.", "甩牌成功：其他玩家都没有同花色同牌型更大的牌。"))
+        return None, 0
+    assert tc.forced is not None and tc.beaten_by is not None
+    forced = tc.forced
+    lead_info["throw_failed"] = True
+    lead_info["forced"] = format_cards(forced.codes)
+    lead_info["beaten_by"] = tc.beaten_by
+    failed_comp = forced.components[0]
+    holder = counts[tc.beaten_by]
+    bigger = [c for c in ctx.suit_codes[s] if holder[c] >= failed_comp.width
+              and ctx.strength[c] > failed_comp.top]
+    shown = " ".join(CODE_NAMES[c] for c in reversed(bigger[-3:]))
+    if ctx.rules.throw_forced == "lowest_card":
+        how_en, how_zh = "the lowest failing component", "失败牌型中最小的一个"
+    else:
+        how_en = "the failing component with the fewest cards, the lowest of those"
+        how_zh = "失败牌型中张数最少、最小的一个"
+    expl.append(_t(
+        lang,
+        f"The throw fails: {en_seat(tc.beaten_by, capital=False)} holds a higher {SHAPE_EN[failed_comp.shape][2:]} of {sname} "
+        f"({shown}) than {failed_comp}. {en_seat(leader)} must play {lead_info['forced']} instead ({how_en}); "
+        f"the other cards go back to the hand.",
+        f"甩牌失败：{zh_seat(tc.beaten_by)}有比 {failed_comp} 大的{sname}{SHAPE_ZH[failed_comp.shape]}（{shown}）。"
+        f"{zh_seat(leader)}必须改出 {lead_info['forced']}（{how_zh}），其余的牌收回手中。"))
+    penalty = tc.penalty
+    if penalty:
+        expl.append(_t(lang, f"Throw penalty: {penalty} points ({tc.returned} card(s) returned).",
+                       f"甩牌罚分：{penalty}分（退回{tc.returned}张牌）。"))
+    return forced, penalty
+
+
+def _judge_follows(ctx: Context, counts: Mapping[int, list[int]], leader: int, plays: list[list[int]],
+                   lead: Combo, table: list[list[int]], seat_plays: list[dict[str, Any]], expl: list[str],
+                   lang: str) -> bool:
+    """Each follow in turn against the lead and the plays before it (added to ``table``), legal or
+    not with the rule it breaks; whether all were legal."""
+    n = ctx.rules.players
+    s = lead.suit
     all_legal = True
     for i in range(1, len(plays)):
         seat = (leader + i) % n
         play = plays[i]
         try:
-            check_follow(ctx, counts[seat], effective_lead, play, prior=table, seat=seat)
+            check_follow(ctx, counts[seat], lead, play, prior=table, seat=seat)
             seat_plays.append({"seat": seat, "cards": format_cards(play), "legal": True, "reason": None})
-            key = play_key(ctx, effective_lead, play)
+            key = play_key(ctx, lead, play)
             if key is None:
                 how = _t(lang, "follows without beating (a discard)" if any(ctx.esuit[c] != s for c in play)
                          else "follows suit", "垫牌" if any(ctx.esuit[c] != s for c in play) else "跟牌")
@@ -370,27 +253,30 @@ def rule_trick(payload: Mapping[str, Any], lang: str = "en") -> TrickRuling:
             seat_plays.append({"seat": seat, "cards": format_cards(play), "legal": False, "reason": e.message(lang)})
             expl.append(e.message(lang))
         table.append(play)
-    points = trick_points(ctx, table)
-    winner: int | None = None
-    if all_legal and len(plays) == n:
-        best, best_key = 0, play_key(ctx, effective_lead, table[0])
+    return all_legal
+
+
+def _trick_end(ctx: Context, leader: int, played: int, lead: Combo, table: list[list[int]], all_legal: bool,
+               points: int, lang: str) -> tuple[int | None, str]:
+    """(the winner, the closing sentence): who wins and why, or why there is no winner yet."""
+    n = ctx.rules.players
+    if all_legal and played == n:
+        best, best_key = 0, play_key(ctx, lead, table[0])
         assert best_key is not None
         for i in range(1, n):
-            k = play_key(ctx, effective_lead, table[i])
+            k = play_key(ctx, lead, table[i])
             if k is not None and k > best_key:
                 best, best_key = i, k
         winner = (leader + best) % n
         why = _t(lang, "(the highest play that covers the lead's structure; among equal plays the first played wins)",
                  "（能盖过首家牌型的最大者；大小相同先出为大）")
-        if best_key[0] == 1 and s != TRUMP:
+        if best_key[0] == 1 and lead.suit != TRUMP:
             why = _t(lang, "(the highest trump play covering the lead's structure)", "（盖过首家牌型的最大主牌）")
-        expl.append(_t(lang, f"{en_seat(winner)} wins the trick with {format_cards(table[best])} {why}; "
-                             f"the trick holds {points} points.",
-                       f"{zh_seat(winner)}以 {format_cards(table[best])} 赢得本轮{why}；本轮共{points}分。"))
-    elif len(plays) < n:
-        expl.append(_t(lang, f"The trick is not complete yet ({len(plays)} of {n} plays); points so far: {points}.",
-                       f"本轮尚未出完（{len(plays)}/{n}）；目前共{points}分。"))
-    else:
-        expl.append(_t(lang, f"No winner: an illegal play must be taken back first. Points on the table: {points}.",
-                       f"不合规的出牌须先收回，暂无赢家。桌面共{points}分。"))
-    return TrickRuling(lead_info, seat_plays, winner, points, expl, penalty)
+        return winner, _t(lang, f"{en_seat(winner)} wins the trick with {format_cards(table[best])} {why}; "
+                                f"the trick holds {points} points.",
+                          f"{zh_seat(winner)}以 {format_cards(table[best])} 赢得本轮{why}；本轮共{points}分。")
+    if played < n:
+        return None, _t(lang, f"The trick is not complete yet ({played} of {n} plays); points so far: {points}.",
+                        f"本轮尚未出完（{played}/{n}）；目前共{points}分。")
+    return None, _t(lang, f"No winner: an illegal play must be taken back first. Points on the table: {points}.",
+                    f"不合规的出牌须先收回，暂无赢家。桌面共{points}分。")
