@@ -16,6 +16,7 @@ from typing import Any
 from celery.exceptions import CeleryError
 from celery.result import AsyncResult
 from kombu.exceptions import OperationalError
+from kombu.serialization import dumps, loads
 
 from config.celery_app import app
 
@@ -53,10 +54,15 @@ def enqueue(name: str, *, args: Sequence[Any] = (), kwargs: Mapping[str, Any] | 
     """Queue the task registered as ``name``: run at once when tasks run in-process, else sent to the
     broker after one connection attempt (retried once after ``retry_interval`` seconds, each given
     ``connect_timeout``). Raises :class:`BrokerUnavailable` when the broker cannot take it."""
-    signature = app.signature(name, args=tuple(args), kwargs=dict(kwargs or {}))
-    registered(name)  # eager runs need the task itself: a name alone would be sent to a broker
+    task = registered(name)  # in-process runs need the task itself: a name alone would go to a broker
     if tasks_run_in_process():
-        return signature.apply_async()
+        # As Celery's eager apply_async does, the arguments make the round trip through the task
+        # serializer (JSON), so what runs here could have been sent; but no broker connection is
+        # borrowed for it (Celery's own eager path takes a producer from the broker's pool).
+        content_type, encoding, data = dumps((list(args), dict(kwargs or {})), app.conf.task_serializer)
+        run_args, run_kwargs = loads(data, content_type, encoding, accept=[content_type])
+        return task.apply(run_args, run_kwargs)
+    signature = app.signature(name, args=tuple(args), kwargs=dict(kwargs or {}))
     try:
         with app.connection_for_write() as connection:
             connection.ensure_connection(max_retries=1, interval_start=retry_interval,

@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from kombu.exceptions import EncodeError
 
+from config.celery_app import app
 from tournaments import enqueue
 from tournaments.tasks import PRINT_TIME_LIMIT, pdf_render_task, print_job_task
 
@@ -26,6 +28,22 @@ def test_the_names_are_those_the_tasks_register() -> None:
 def test_an_unknown_name_is_refused_not_sent() -> None:
     with pytest.raises(LookupError, match=r"tournaments\.no_such_task"):
         enqueue.enqueue("tournaments.no_such_task", args=[1])
+
+
+@pytest.mark.django_db
+def test_in_process_a_task_runs_here_without_borrowing_a_broker_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_broker(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a broker connection was borrowed for an in-process run")
+
+    monkeypatch.setattr(app, "producer_or_acquire", no_broker)
+    monkeypatch.setattr(app, "connection_for_write", no_broker)
+    assert enqueue.tasks_run_in_process()
+    assert enqueue.enqueue(enqueue.PRINT_JOB, args=[987654]).get() == "missing"  # no such job
+
+
+def test_in_process_the_arguments_must_be_what_a_broker_could_carry() -> None:
+    with pytest.raises(EncodeError):
+        enqueue.enqueue(enqueue.PRINT_JOB, args=[object()])
 
 
 def test_in_process_the_task_is_found_and_run_without_importing_the_task_module() -> None:
