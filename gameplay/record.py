@@ -151,25 +151,48 @@ class Recording:
         return j
 
     def judge(self, plays: Sequence[Play]) -> TrickJudgement:
-        ctx, n, index = self.ctx, self.n, len(self.judgements)
-        tno = index + 1
-        leader = self.leader
-        errors: list[Issue] = []
-        flags: list[Issue] = []
+        """Judge a trick being entered (1 to all plays), in stages: what blocks reading it at all (an
+        earlier trick, the hand over, the order, the deck, an empty play), then the copies of each
+        card, the lead and a failed throw's forced part, the number of cards; flags known at entry
+        (a throw where not allowed, a revoke); the winner once complete."""
+        index, leader = len(self.judgements), self.leader
+        errors = self._entry_errors(index, plays)
+        if errors:
+            return self._done(index, leader, plays, None, None, 0, 0, errors, [])
+        errors = self._copy_errors(index, plays)
+        combo = self._lead_combo(index, plays, errors)
+        effective, penalty = self._effective_lead(index, plays, combo, errors)
+        if effective is not None:
+            self._count_errors(index, plays, effective, errors)
+        if errors or combo is None or effective is None:
+            return self._done(index, leader, plays, None, None, 0, 0, errors, [])
+        flags = self._entry_flags(index, plays, combo)
+        winner: int | None = None
+        points = trick_points(self.ctx, (p.on_table for p in plays))
+        if len(plays) == self.n:
+            i = trick_winner(self.ctx, effective, [p.on_table for p in plays])
+            winner = (leader + i) % self.n
+        return self._done(index, leader, plays, effective, winner, points, penalty, errors, flags)
+
+    def _entry_errors(self, index: int, plays: Sequence[Play]) -> list[Issue]:
+        """An earlier trick blocked or the hand over (alone); else the order of play, cards not in the
+        deck and empty plays."""
+        ctx, n, tno, leader = self.ctx, self.n, index + 1, self.leader
         variant = self.rules.variant
+        errors: list[Issue] = []
         if self.blocked_at is not None:
             b = self.blocked_at
             errors.append(error_issue("earlier_trick_invalid", None, (b,),
                                  f"Trick {b + 1} has an error or is incomplete: complete or correct it before "
                                  f"entering trick {tno}.",
                                  f"第{b + 1}轮有错误或尚未录完：请先录完或更正，再录入第{tno}轮。"))
-            return self._done(index, leader, plays, None, None, 0, 0, errors, flags)
+            return errors
         if self.over:
             errors.append(error_issue("hand_over", None, (index,),
                                  f"Trick {tno}: the hand is over — every seat has played all "
                                  f"{self.rules.hand_size} of its cards.",
                                  f"第{tno}轮：本手牌已打完——每家的{self.rules.hand_size}张牌都已出完。"))
-            return self._done(index, leader, plays, None, None, 0, 0, errors, flags)
+            return errors
         if len(plays) > n:
             errors.append(error_issue("out_of_turn", None, (index,), f"Trick {tno} has {len(plays)} plays for {n} players.",
                                  f"第{tno}轮有{len(plays)}手出牌，但只有{n}名玩家。"))
@@ -191,8 +214,12 @@ class Recording:
                 errors.append(error_issue("wrong_count", p.seat, (index,),
                                      f"Trick {tno}, {en_seat(p.seat, capital=False)}: a play needs at least one card.",
                                      f"第{tno}轮，{zh_seat(p.seat)}：出牌至少要一张。"))
-        if errors:
-            return self._done(index, leader, plays, None, None, 0, 0, errors, flags)
+        return errors
+
+    def _copy_errors(self, index: int, plays: Sequence[Play]) -> list[Issue]:
+        """Cards entered more often than the decks hold, counting those already played or buried."""
+        tno = index + 1
+        errors: list[Issue] = []
         # copies: cards already seen (played, buried) plus this trick's cards
         used = list(self.seen)
         for p in plays:
@@ -210,6 +237,12 @@ class Recording:
                         f"{self.rules.decks} of each card, and the others were already played, buried or entered.",
                         f"第{tno}轮，{zh_seat(p.seat)}：{names}——{self.rules.decks}副牌每种只有{self.rules.decks}张，"
                         f"其余的已经出过、埋在底牌或已录入。"))
+        return errors
+
+    def _lead_combo(self, index: int, plays: Sequence[Play], errors: list[Issue]) -> Combo | None:
+        """The lead classified (None, with the error, when it mixes suits); a forced part on a follow is
+        an error too."""
+        ctx, tno, leader = self.ctx, index + 1, self.leader
         lead_play = plays[0]
         combo: Combo | None = None
         try:
@@ -225,6 +258,14 @@ class Recording:
                 errors.append(error_issue("bad_forced", p.seat, (index,),
                                      f"Trick {tno}, {en_seat(p.seat, capital=False)}: only the lead can be a failed throw with a "
                                      "forced component.", f"第{tno}轮，{zh_seat(p.seat)}：只有首家甩牌失败才有强制出的牌。"))
+        return combo
+
+    def _effective_lead(self, index: int, plays: Sequence[Play], combo: Combo | None,
+                        errors: list[Issue]) -> tuple[Combo | None, int]:
+        """(the lead as it stands on the table, the throw penalty): a failed throw's forced part must be
+        one component of the throw."""
+        ctx, tno, leader = self.ctx, index + 1, self.leader
+        lead_play = plays[0]
         effective = combo
         penalty = 0
         if combo is not None and lead_play.forced is not None:
@@ -249,23 +290,32 @@ class Recording:
             else:
                 effective = fcombo
                 penalty = (len(lead_play.cards) - len(forced)) * self.rules.throw_penalty
-        if effective is not None:
-            want_n = effective.n
-            for p in plays[1:]:
-                if len(p.cards) != want_n:
-                    errors.append(error_issue("wrong_count", p.seat, (index,),
-                                         f"Trick {tno}, {en_seat(p.seat, capital=False)}: played {len(p.cards)} card(s) to a lead of "
-                                         f"{want_n}; every seat plays as many cards as the lead left on the table.",
-                                         f"第{tno}轮，{zh_seat(p.seat)}：出了{len(p.cards)}张牌，而首家出了{want_n}张；"
-                                         "跟牌张数必须与首家桌面上的牌相同。"))
-            if self.cards_played + want_n > self.rules.hand_size:
-                errors.append(error_issue("hand_over", None, (index,),
-                                     f"Trick {tno}: {want_n} card(s) each, but every seat has only "
-                                     f"{self.rules.hand_size - self.cards_played} left.",
-                                     f"第{tno}轮：每家出{want_n}张，但每家只剩{self.rules.hand_size - self.cards_played}张。"))
-        if errors or combo is None or effective is None:
-            return self._done(index, leader, plays, None, None, 0, 0, errors, flags)
-        # flags known at entry: throws where not allowed, revokes
+        return effective, penalty
+
+    def _count_errors(self, index: int, plays: Sequence[Play], effective: Combo, errors: list[Issue]) -> None:
+        """Every follow as many cards as the lead left on the table, and no more than the hands hold."""
+        tno = index + 1
+        want_n = effective.n
+        for p in plays[1:]:
+            if len(p.cards) != want_n:
+                errors.append(error_issue("wrong_count", p.seat, (index,),
+                                     f"Trick {tno}, {en_seat(p.seat, capital=False)}: played {len(p.cards)} card(s) to a lead of "
+                                     f"{want_n}; every seat plays as many cards as the lead left on the table.",
+                                     f"第{tno}轮，{zh_seat(p.seat)}：出了{len(p.cards)}张牌，而首家出了{want_n}张；"
+                                     "跟牌张数必须与首家桌面上的牌相同。"))
+        if self.cards_played + want_n > self.rules.hand_size:
+            errors.append(error_issue("hand_over", None, (index,),
+                                 f"Trick {tno}: {want_n} card(s) each, but every seat has only "
+                                 f"{self.rules.hand_size - self.cards_played} left.",
+                                 f"第{tno}轮：每家出{want_n}张，但每家只剩{self.rules.hand_size - self.cards_played}张。"))
+
+    def _entry_flags(self, index: int, plays: Sequence[Play], combo: Combo) -> list[Issue]:
+        """Flags known at entry: a throw where the variant allows none, a revoke (a suit played after a
+        trick showed the seat void in it)."""
+        ctx, tno, leader = self.ctx, index + 1, self.leader
+        variant = self.rules.variant
+        lead_play = plays[0]
+        flags: list[Issue] = []
         if combo.is_throw and not self.rules.throw_allowed:
             flags.append(flag_issue("throw_not_allowed", leader, (index,),
                                f"Trick {tno}: {en_seat(leader, capital=False)} threw {format_cards(lead_play.cards)} (several combinations "
@@ -284,13 +334,7 @@ class Recording:
                         f"suit), but played {SUIT_EN[s]} in trick {tno}.",
                         f"出错牌（藏牌）：{zh_seat(p.seat)}在第{t0 + 1}轮已表明没有{SUIT_ZH[s]}（垫了别的牌），"
                         f"却在第{tno}轮出了{SUIT_ZH[s]}。"))
-        complete = len(plays) == n
-        winner: int | None = None
-        points = trick_points(ctx, (p.on_table for p in plays))
-        if complete:
-            i = trick_winner(ctx, effective, [p.on_table for p in plays])
-            winner = (leader + i) % n
-        return self._done(index, leader, plays, effective, winner, points, penalty, errors, flags)
+        return flags
 
     def _done(self, index: int, leader: int, plays: Sequence[Play], effective: Combo | None, winner: int | None,
               points: int, penalty: int, errors: list[Issue], flags: list[Issue]) -> TrickJudgement:
