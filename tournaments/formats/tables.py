@@ -316,32 +316,9 @@ def _partition(
     the cost is down to ``target`` (a lower bound) or the effort is spent."""
     m = len(weight)
     k = len(sizes)
-    order = list(range(m))
-    rng.shuffle(order)
-    table = [-1] * m
-    members: list[list[int]] = [[] for _ in range(k)]
-    for p in order:  # greedy: the cheapest table with room (ties: the emptiest, then the first)
-        best_t, best = -1, (0, 0)
-        for t in range(k):
-            if len(members[t]) < sizes[t]:
-                c = sum(weight[p][q] for q in members[t]) + slot_cost[p][t]
-                key = (c, len(members[t]) - sizes[t])
-                if best_t < 0 or key < best:
-                    best_t, best = t, key
-        table[p] = best_t
-        members[best_t].append(p)
-
-    # conf[p][t]: what p would pay at table t (its weight to t's members, itself excluded, + slot cost)
-    conf = [
-        [sum(weight[p][q] for q in members[t] if q != p) + slot_cost[p][t] for t in range(k)]
-        for p in range(m)
-    ]
-
-    def total() -> int:  # each pair is in both members' conf: count it once
-        slots = sum(slot_cost[p][table[p]] for p in range(m))
-        return (sum(conf[p][table[p]] for p in range(m)) - slots) // 2 + slots
-
-    current = total()
+    table, members = _greedy_tables(weight, slot_cost, sizes, rng)
+    conf = _conflicts(weight, slot_cost, members)
+    current = _total(conf, slot_cost, table)
     best_cost, best_table = current, table[:]
     if current <= target or k < 2:
         return [list(g) for g in members], current
@@ -349,28 +326,7 @@ def _partition(
     iterations = max(50, effort * 4 // max(m, 1))
     stale = 0
     for it in range(iterations):
-        conflicted = [p for p in range(m) if conf[p][table[p]] > 0]
-        move: tuple[int, int] | None = None
-        move_delta = 0
-        ties = 0
-        for a in conflicted:
-            ta = table[a]
-            ca = conf[a][ta]
-            wa = weight[a]
-            for b in range(m):
-                tb = table[b]
-                if tb == ta:
-                    continue
-                delta = (conf[a][tb] - wa[b] - ca) + (conf[b][ta] - wa[b] - conf[b][tb])
-                is_tabu = tabu.get((a, tb), -1) >= it or tabu.get((b, ta), -1) >= it
-                if is_tabu and current + delta >= best_cost:
-                    continue
-                if move is None or delta < move_delta:
-                    move, move_delta, ties = (a, b), delta, 1
-                elif delta == move_delta:
-                    ties += 1
-                    if rng.randrange(ties) == 0:
-                        move = (a, b)
+        move, move_delta = _best_swap(weight, conf, table, tabu, it, current, best_cost, rng)
         if move is None:  # every move is tabu (few tables): forget them
             tabu.clear()
             continue
@@ -378,11 +334,7 @@ def _partition(
         ta, tb = table[a], table[b]
         tabu[(a, ta)] = it + 3 + rng.randrange(8)
         tabu[(b, tb)] = it + 3 + rng.randrange(8)
-        members[ta].remove(a)
-        members[tb].remove(b)
-        members[ta].append(b)
-        members[tb].append(a)
-        table[a], table[b] = tb, ta
+        _swap(table, members, a, b)
         for p in range(m):
             wp = weight[p]
             if wp[a] or wp[b]:
@@ -399,23 +351,92 @@ def _partition(
                 stale = 0
                 for _ in range(2):
                     a, b = rng.randrange(m), rng.randrange(m)
-                    ta, tb = table[a], table[b]
-                    if ta == tb:
-                        continue
-                    members[ta].remove(a)
-                    members[tb].remove(b)
-                    members[ta].append(b)
-                    members[tb].append(a)
-                    table[a], table[b] = tb, ta
-                conf = [
-                    [sum(weight[p][q] for q in members[t] if q != p) + slot_cost[p][t] for t in range(k)]
-                    for p in range(m)
-                ]
-                current = total()
+                    if table[a] != table[b]:
+                        _swap(table, members, a, b)
+                conf = _conflicts(weight, slot_cost, members)
+                current = _total(conf, slot_cost, table)
     groups: list[list[int]] = [[] for _ in range(k)]
     for p in range(m):
         groups[best_table[p]].append(p)
     return groups, best_cost
+
+
+def _greedy_tables(weight: list[list[int]], slot_cost: list[list[int]], sizes: Sequence[int],
+                   rng: random.Random) -> tuple[list[int], list[list[int]]]:
+    """(each player's table, each table's players): players in a random order, each to the cheapest
+    table with room (ties: the emptiest, then the first)."""
+    m = len(weight)
+    k = len(sizes)
+    order = list(range(m))
+    rng.shuffle(order)
+    table = [-1] * m
+    members: list[list[int]] = [[] for _ in range(k)]
+    for p in order:
+        best_t, best = -1, (0, 0)
+        for t in range(k):
+            if len(members[t]) < sizes[t]:
+                c = sum(weight[p][q] for q in members[t]) + slot_cost[p][t]
+                key = (c, len(members[t]) - sizes[t])
+                if best_t < 0 or key < best:
+                    best_t, best = t, key
+        table[p] = best_t
+        members[best_t].append(p)
+    return table, members
+
+
+def _conflicts(weight: list[list[int]], slot_cost: list[list[int]], members: list[list[int]]) -> list[list[int]]:
+    """conf[p][t]: what p would pay at table t (its weight to t's members, itself excluded, + slot cost)."""
+    return [
+        [sum(weight[p][q] for q in group if q != p) + slot_cost[p][t] for t, group in enumerate(members)]
+        for p in range(len(weight))
+    ]
+
+
+def _total(conf: list[list[int]], slot_cost: list[list[int]], table: list[int]) -> int:
+    """The cost of the seating: each pair is in both members' conf, so it is counted once."""
+    m = len(table)
+    slots = sum(slot_cost[p][table[p]] for p in range(m))
+    return (sum(conf[p][table[p]] for p in range(m)) - slots) // 2 + slots
+
+
+def _best_swap(weight: list[list[int]], conf: list[list[int]], table: list[int], tabu: dict[tuple[int, int], int],
+               it: int, current: int, best_cost: int, rng: random.Random) -> tuple[tuple[int, int] | None, int]:
+    """The swap of a conflicted player with one at another table that lowers the cost most (ties drawn
+    at random), a tabu move only when it beats the best cost yet; (None, 0) when every move is tabu."""
+    m = len(table)
+    conflicted = [p for p in range(m) if conf[p][table[p]] > 0]
+    move: tuple[int, int] | None = None
+    move_delta = 0
+    ties = 0
+    for a in conflicted:
+        ta = table[a]
+        ca = conf[a][ta]
+        wa = weight[a]
+        for b in range(m):
+            tb = table[b]
+            if tb == ta:
+                continue
+            delta = (conf[a][tb] - wa[b] - ca) + (conf[b][ta] - wa[b] - conf[b][tb])
+            is_tabu = tabu.get((a, tb), -1) >= it or tabu.get((b, ta), -1) >= it
+            if is_tabu and current + delta >= best_cost:
+                continue
+            if move is None or delta < move_delta:
+                move, move_delta, ties = (a, b), delta, 1
+            elif delta == move_delta:
+                ties += 1
+                if rng.randrange(ties) == 0:
+                    move = (a, b)
+    return move, move_delta
+
+
+def _swap(table: list[int], members: list[list[int]], a: int, b: int) -> None:
+    """Players ``a`` and ``b`` (at different tables) change places."""
+    ta, tb = table[a], table[b]
+    members[ta].remove(a)
+    members[tb].remove(b)
+    members[ta].append(b)
+    members[tb].append(a)
+    table[a], table[b] = tb, ta
 
 
 def _pair_cost(weight: list[list[int]], groups: list[list[int]]) -> int:
