@@ -323,73 +323,19 @@ def tournament_import(*, data: Any, owner: Any) -> Tournament:
                 venue=info.get("venue", ""), status=info.get("status", "draft"), is_public=info.get("is_public", True),
                 require_confirmation=info.get("require_confirmation", False),
             )
-            players = {}
-            for i, p in enumerate(_need(data, "players", "", list)):
-                players[p["ref"]] = Player.objects.filter(name=p["name"], club=p.get("club", ""),
-                                                          contact=p.get("contact", "")).order_by("id").first() \
-                    or Player.objects.create(name=p["name"], club=p.get("club", ""), contact=p.get("contact", ""),
-                                             rating=p.get("rating"))
-                if not isinstance(p.get("name"), str):
-                    raise ServiceError.one(f"players.{i}.name", _("Missing."))
-            teams = {}
-            for tm in _need(data, "teams", "", list):
-                p1, p2 = players[tm["player1"]], players[tm["player2"]]
-                teams[tm["ref"]] = Team.objects.filter(name=tm["name"], player1=p1, player2=p2).order_by("id").first() \
-                    or Team.objects.create(name=tm["name"], player1=p1, player2=p2, club=tm.get("club", ""),
-                                           rating=tm.get("rating"))
-            entries = {}
             now = timezone.now()
-            for e in _need(data, "entries", "", list):
-                entries[e["ref"]] = Entry.objects.create(
-                    tournament=t, team=teams[e["team"]] if e.get("team") else None,
-                    player=players[e["player"]] if e.get("player") else None, seed=e.get("seed"),
-                    status=e.get("status", "active"), checked_in_at=now if e.get("checked_in") else None)
-
-            def eid(r: str | None) -> int | None:
-                return entries[r].pk if r else None
-
+            entries = _import_entries(data, t, now)
             stage_rows: dict[int, Stage] = {}
             for s in _need(data, "stages", "", list):
-                stage = Stage.objects.create(
-                    tournament=t, number=s["number"], name=s.get("name", ""), format=s["format"], status=s["status"],
-                    seeding=s.get("seeding", "manual"), random_seed=s.get("random_seed"),
-                    third_place=s.get("third_place", False), grand_final=s.get("grand_final", "single"),
-                    rounds_planned=s.get("rounds_planned"), hands_per_table=s.get("hands_per_table"),
-                    tiebreaks=s.get("tiebreaks") or [], qualifiers=s.get("qualifiers"),
-                    source_stage=stage_rows.get(s.get("source_stage")), settings=s.get("settings") or {})
+                stage = _import_stage(s, t, stage_rows, entries, now)
                 stage_rows[stage.number] = stage
-                rounds = {r["number"]: Round.objects.create(stage=stage, number=r["number"], name=r.get("name", ""))
-                          for r in s.get("rounds", [])}
-                rows = {}
-                for m in s.get("matches", []):
-                    rows[m["key"]] = Match.objects.create(
-                        stage=stage, round=rounds[m["round"]], key=m["key"], section=m.get("section", "main"),
-                        position=m.get("position", 0), table=m.get("table"), entry0_id=eid(m.get("entry0")),
-                        entry1_id=eid(m.get("entry1")), next_slot=m.get("next_slot"),
-                        loser_next_slot=m.get("loser_next_slot"), status=m["status"], winner_side=m.get("winner_side"),
-                        is_draw=m.get("is_draw", False), final_if_won_by=m.get("final_if_won_by"),
-                        state=m.get("state") or {}, hands_played=m.get("hands_played", 0),
-                        time_called_at=now if m.get("time_called") else None,
-                        confirmed_at=now if m.get("confirmed") else None,
-                        finished_at=now if m["status"] == "finished" else None)
-                    for seat in m.get("seats", []):
-                        TableSeat.objects.create(match=rows[m["key"]], seat=seat["seat"], entry=entries[seat["entry"]])
-                    HandRecord.objects.bulk_create([
-                        HandRecord(match=rows[m["key"]], number=h["number"], dealer=h["dealer"], trump=h.get("trump", ""),
-                                   outcome=h["outcome"], result=h.get("result") or {},
-                                   entered_via=h.get("entered_via", "system"))
-                        for h in m.get("hands", [])])
-                for m in s.get("matches", []):
-                    row = rows[m["key"]]
-                    row.next_match = rows.get(m.get("next_match"))
-                    row.loser_next_match = rows.get(m.get("loser_next_match"))
-                    row.save(update_fields=["next_match", "loser_next_match"])
             for a in data.get("adjustments", []):
                 match = None
                 if a.get("match"):
                     match = Match.objects.get(stage=stage_rows[a["stage"]], key=a["match"])
-                Adjustment.objects.create(tournament=t, match=match, entry_id=eid(a.get("entry")), kind=a["kind"],
-                                          winner_side=a.get("winner_side"), value=a.get("value", 0), reason=a["reason"])
+                Adjustment.objects.create(tournament=t, match=match, entry_id=_entry_id(entries, a.get("entry")),
+                                          kind=a["kind"], winner_side=a.get("winner_side"), value=a.get("value", 0),
+                                          reason=a["reason"])
             audit(actor=Actor(owner), action="tournament.import", tournament=t, target=f"tournament:{t.pk}",
                   data={"name": t.name})
             return t
@@ -402,6 +348,76 @@ def tournament_import(*, data: Any, owner: Any) -> Tournament:
         if isinstance(exc, DatabaseError):
             raise ServiceError.one("file", _("The document contradicts itself: %(e)s") % {"e": exc}) from exc
         raise
+
+
+def _import_entries(data: Mapping[str, Any], t: Tournament, now: dt.datetime) -> dict[str, Entry]:
+    """The players and teams (reused when one of the same name, club and contact exists), then the
+    tournament's entries; by the document's references."""
+    players = {}
+    for i, p in enumerate(_need(data, "players", "", list)):
+        players[p["ref"]] = Player.objects.filter(name=p["name"], club=p.get("club", ""),
+                                                  contact=p.get("contact", "")).order_by("id").first() \
+            or Player.objects.create(name=p["name"], club=p.get("club", ""), contact=p.get("contact", ""),
+                                     rating=p.get("rating"))
+        if not isinstance(p.get("name"), str):
+            raise ServiceError.one(f"players.{i}.name", _("Missing."))
+    teams = {}
+    for tm in _need(data, "teams", "", list):
+        p1, p2 = players[tm["player1"]], players[tm["player2"]]
+        teams[tm["ref"]] = Team.objects.filter(name=tm["name"], player1=p1, player2=p2).order_by("id").first() \
+            or Team.objects.create(name=tm["name"], player1=p1, player2=p2, club=tm.get("club", ""),
+                                   rating=tm.get("rating"))
+    entries = {}
+    for e in _need(data, "entries", "", list):
+        entries[e["ref"]] = Entry.objects.create(
+            tournament=t, team=teams[e["team"]] if e.get("team") else None,
+            player=players[e["player"]] if e.get("player") else None, seed=e.get("seed"),
+            status=e.get("status", "active"), checked_in_at=now if e.get("checked_in") else None)
+    return entries
+
+
+def _entry_id(entries: Mapping[str, Entry], ref: str | None) -> int | None:
+    return entries[ref].pk if ref else None
+
+
+def _import_stage(s: Mapping[str, Any], t: Tournament, stage_rows: dict[int, Stage], entries: Mapping[str, Entry],
+                  now: dt.datetime) -> Stage:
+    """One stage with its rounds and matches (their seats and hands), the matches' links last."""
+    source = s.get("source_stage")
+    stage = Stage.objects.create(
+        tournament=t, number=s["number"], name=s.get("name", ""), format=s["format"], status=s["status"],
+        seeding=s.get("seeding", "manual"), random_seed=s.get("random_seed"),
+        third_place=s.get("third_place", False), grand_final=s.get("grand_final", "single"),
+        rounds_planned=s.get("rounds_planned"), hands_per_table=s.get("hands_per_table"),
+        tiebreaks=s.get("tiebreaks") or [], qualifiers=s.get("qualifiers"),
+        source_stage=stage_rows.get(source) if source is not None else None, settings=s.get("settings") or {})
+    rounds = {r["number"]: Round.objects.create(stage=stage, number=r["number"], name=r.get("name", ""))
+              for r in s.get("rounds", [])}
+    rows = {}
+    for m in s.get("matches", []):
+        rows[m["key"]] = Match.objects.create(
+            stage=stage, round=rounds[m["round"]], key=m["key"], section=m.get("section", "main"),
+            position=m.get("position", 0), table=m.get("table"), entry0_id=_entry_id(entries, m.get("entry0")),
+            entry1_id=_entry_id(entries, m.get("entry1")), next_slot=m.get("next_slot"),
+            loser_next_slot=m.get("loser_next_slot"), status=m["status"], winner_side=m.get("winner_side"),
+            is_draw=m.get("is_draw", False), final_if_won_by=m.get("final_if_won_by"),
+            state=m.get("state") or {}, hands_played=m.get("hands_played", 0),
+            time_called_at=now if m.get("time_called") else None,
+            confirmed_at=now if m.get("confirmed") else None,
+            finished_at=now if m["status"] == "finished" else None)
+        for seat in m.get("seats", []):
+            TableSeat.objects.create(match=rows[m["key"]], seat=seat["seat"], entry=entries[seat["entry"]])
+        HandRecord.objects.bulk_create([
+            HandRecord(match=rows[m["key"]], number=h["number"], dealer=h["dealer"], trump=h.get("trump", ""),
+                       outcome=h["outcome"], result=h.get("result") or {},
+                       entered_via=h.get("entered_via", "system"))
+            for h in m.get("hands", [])])
+    for m in s.get("matches", []):
+        row = rows[m["key"]]
+        row.next_match = rows.get(m.get("next_match"))
+        row.loser_next_match = rows.get(m.get("loser_next_match"))
+        row.save(update_fields=["next_match", "loser_next_match"])
+    return stage
 
 
 TEXT_COLUMNS = frozenset({"name", "entry", "team", "player"})  # names: always text in a CSV
