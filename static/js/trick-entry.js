@@ -188,7 +188,7 @@
   $("finish").addEventListener("click", function () {
     call("POST", "finish/", { version: draft.version, ruling: $("ruling").value }).then(function (r) {
       answer(r, function (d) {
-        draft = null; status(W.recorded + " #" + d.hand.number);
+        draft = null; status(String(W.recorded).replace("{n}", d.hand.number));
         $("play-panel").hidden = true; $("facts-panel").hidden = false;
         var old = $("recorded-result"); if (old) old.remove();
         var res = el("section", undefined, "panel recorded-result"); res.id = "recorded-result";

@@ -185,3 +185,15 @@ def test_a_table_link_corrects_while_the_result_is_open(owner: Any) -> None:
     url = reverse("table-session", args=[match.pk])
     assert client.post(url, red_post(match, 2, dealer_points=70)).status_code == 302
     assert HandRecord.objects.get(match=match, number=2).outcome["dealer_points"] == 70
+
+
+def test_an_individual_tables_hand_entered_trick_by_trick_links_to_its_replay(client: Client, owner: Any) -> None:
+    """Issue 28: every match links to its replays — on a red-five table's hand log as on a partnership match's."""
+    match = played(owner, "red-five", hands=2)
+    HandRecord.objects.filter(match=match, number=2).update(trick_log={"format": "shengji-record/1"})
+    login(client, owner)
+    html = client.get(reverse("match-detail", args=[match.pk])).content.decode()
+    rows = {n: re.search(rf'<tr id="hand-{n}".*?</tr>', html, re.S) for n in (1, 2)}
+    assert rows[1] is not None and rows[2] is not None
+    assert f'href="{reverse("hand-replay", args=[match.pk, 2])}"' in rows[2].group(0)  # in the hand's own row
+    assert "hand-replay" not in rows[1].group(0) and "/replay/" not in rows[1].group(0)  # by its totals: no tricks

@@ -120,6 +120,7 @@ def test_a_complete_hand_reads_in_words_and_links_to_its_replay(phone: Any, live
     recorded = phone.inner_text("#recorded-result")
     assert "{" not in recorded and "}" not in recorded
     assert ("下一局庄家" if zh else "Next dealer") in recorded
+    assert phone.inner_text("#trick-status") == ("第 1 局已记录。" if zh else "Hand 1 recorded.")  # not "Hand recorded. #1"
     assert HandRecord.objects.filter(match=match, number=1).exists()
     assert phone.get_attribute("#recorded-match", "href") == f"/matches/{match.pk}/"
     shot(phone, "trick-entry-recorded")
