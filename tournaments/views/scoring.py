@@ -4,6 +4,7 @@ confirmation. Every form works without JavaScript; htmx adds the live parts."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -145,6 +146,19 @@ def _describe(match: Match, result: dict[str, Any], dealer: int) -> dict[str, An
     }
 
 
+@dataclass
+class _ScorePage:
+    """What the score page shows besides the match: the hand form, a correction being made and its
+    effect, a preview, whether the match changed meanwhile, a correction refused."""
+
+    form: HandForm
+    correction: CorrectionForm | None = None
+    correction_effect: CorrectionPreview | None = None
+    preview: dict[str, Any] | None = None
+    stale: bool = False
+    refused: str = ""
+
+
 def _score(request: HtmxHttpRequest, match: Match, actor: services.Actor, base_url: str) -> HttpResponse:
     tournament = match.stage.tournament
     seen = request.GET.get("seen", "")
@@ -156,98 +170,34 @@ def _score(request: HtmxHttpRequest, match: Match, actor: services.Actor, base_u
     if is_individual(match):
         return _score_table(request, match, actor, base_url)
     rules = partnership_rules(tournament) if tournament.variant in PARTNERSHIP_VARIANTS else None
-    form = _hand_form(match, rules)
-    correction: CorrectionForm | None = None
-    correction_effect: CorrectionPreview | None = None
-    preview: dict[str, Any] | None = None
-    stale = False
-    refused = ""
+    page = _ScorePage(_hand_form(match, rules))
     rewritable = hand_services.result_is_open(match, actor)
     if request.GET.get("hand", "").isdigit() and rewritable:
-        correction = _correction_form(request, match, rules, int(request.GET["hand"]))
+        page.correction = _correction_form(request, match, rules, int(request.GET["hand"]))
     if request.method == "POST":
         action = request.POST.get("action", "record")
         if action == "undo":
             return _undo(request, match, actor, base_url)
         if action == "preview":
-            form = _hand_form(match, rules, request.POST)
-            if form.is_valid():
-                preview = _preview(match, form)
+            page.form = _hand_form(match, rules, request.POST)
+            if page.form.is_valid():
+                page.preview = _preview(match, page.form)
             if request.htmx:
-                return render(request, "tournaments/_score_preview.html", {"preview": preview, "form": form,
-                                                                           "match": match})
+                return render(request, "tournaments/_score_preview.html",
+                              {"preview": page.preview, "form": page.form, "match": match})
+            response = None
         elif action in ("correct", "correct_preview"):
-            number = request.POST.get("c-number", "")
-            correction = _correction_form(request, match, rules, int(number) if number.isdigit() else 0, request.POST)
-            if correction is None:
-                messages.error(request, _("There is no such hand to correct."))
-                return redirect(base_url)
-            if correction.is_valid():
-                d = correction.cleaned_data
-                correction_effect = _correction_effect(match, correction)
-                if action == "correct_preview" or correction_effect is None:
-                    pass  # show the before/after table (or the figures' errors) and the save button
-                elif correction_effect.later_sides_changed and not request.POST.get("confirm_later"):
-                    correction.add_error(None, _(
-                        "The deal moves to the other side in later hands (%(hands)s): confirm that their figures "
-                        "still hold, or cancel and correct those hands too.")
-                        % {"hands": ", ".join(str(n) for n in correction_effect.later_sides_changed)})
-                else:
-                    try:
-                        done = services.hand_correct(match_id=match.pk, number=d["number"],
-                                                     outcome=correction.outcome(), version=d["version"], actor=actor,
-                                                     force=d.get("force", False), trump=correction.trump_code())
-                    except ServiceError as exc:
-                        add_service_errors(correction, exc.field_errors, HandForm.ALIASES)
-                    except StaleVersion:
-                        stale = True
-                    except CorrectionRefused as exc:
-                        refused = str(exc)
-                    except NotAllowed as exc:
-                        raise PermissionDenied(str(exc)) from exc
-                    else:
-                        messages.success(request, _("Hand %(n)s corrected; the match was recomputed.")
-                                         % {"n": d["number"]})
-                        for warning in done.warnings:
-                            messages.warning(request, warning)
-                        return redirect(base_url)
+            response = _post_correction(request, match, actor, rules, base_url, action, page)
         else:
-            form = _hand_form(match, rules, request.POST)
-            if form.is_valid():
-                d = form.cleaned_data
-                try:
-                    figures = Figures.parsed(tournament.variant, form.outcome(), core_lang())  # the form edge
-                    done = services.hand_record(match_id=match.pk, outcome=figures, version=d["version"],
-                                                actor=actor, dealer=d.get("dealer"), trump=form.trump_code())
-                except ScoringInputError as exc:
-                    add_service_errors(form, exc.field_errors, HandForm.ALIASES)
-                except ServiceError as exc:
-                    add_service_errors(form, exc.field_errors, HandForm.ALIASES)
-                except StaleVersion:
-                    stale = True
-                except NotAllowed as exc:
-                    raise PermissionDenied(str(exc)) from exc
-                else:
-                    described = _describe(done.match, done.result, done.hand.dealer)
-                    messages.success(request, hand_saved_message(done.match, done.hand.number, described))
-                    return redirect(base_url)
-        if stale:
-            # Show the fresh state; keep the figures typed so far, against the new version.
-            match = selectors.match_detail(match.pk) or match
-            data = request.POST.copy()
-            data["version"] = data["c-version"] = str(match.version)
-            if action == "correct" and correction is not None:
-                number = correction.initial.get("number", 0)
-                correction = _correction_form(request, match, rules, number, data)
-                if correction is not None:
-                    correction.is_valid()
-            elif match.status != Match.Status.FINISHED:
-                form = _hand_form(match, rules, data)
-                form.is_valid()
+            response = _post_hand(request, match, actor, rules, base_url, page)
+        if response is not None:
+            return response
+        if page.stale:
+            match = _keep_typed_figures(request, match, rules, action, page)
     context = {
-        "tournament": tournament, **match_context(match), "form": form, "correction": correction,
-        "preview": preview, "stale": stale, "refused": refused, "base_url": base_url,
-        "correction_effect": correction_effect,
+        "tournament": tournament, **match_context(match), "form": page.form, "correction": page.correction,
+        "preview": page.preview, "stale": page.stale, "refused": page.refused, "base_url": base_url,
+        "correction_effect": page.correction_effect,
         "confirm_later": bool(request.POST.get("confirm_later")) if request.method == "POST" else False,
         "finished": match.status == Match.Status.FINISHED,
         "playable": match.status in (Match.Status.READY, Match.Status.PLAYING)
@@ -257,6 +207,93 @@ def _score(request: HtmxHttpRequest, match: Match, actor: services.Actor, base_u
         "rewritable": rewritable,
     }
     return render(request, "tournaments/score.html", context)
+
+
+def _post_correction(request: HttpRequest, match: Match, actor: services.Actor, rules: PartnershipRules | None,
+                     base_url: str, action: str, page: _ScorePage) -> HttpResponse | None:
+    """A correction of an earlier hand: its before/after preview, a confirmation asked when the deal
+    moves in later hands, else saved (a redirect); None to show the page again."""
+    number = request.POST.get("c-number", "")
+    correction = _correction_form(request, match, rules, int(number) if number.isdigit() else 0, request.POST)
+    page.correction = correction
+    if correction is None:
+        messages.error(request, _("There is no such hand to correct."))
+        return redirect(base_url)
+    if not correction.is_valid():
+        return None
+    d = correction.cleaned_data
+    effect = page.correction_effect = _correction_effect(match, correction)
+    if action == "correct_preview" or effect is None:
+        return None  # show the before/after table (or the figures' errors) and the save button
+    if effect.later_sides_changed and not request.POST.get("confirm_later"):
+        correction.add_error(None, _(
+            "The deal moves to the other side in later hands (%(hands)s): confirm that their figures "
+            "still hold, or cancel and correct those hands too.")
+            % {"hands": ", ".join(str(n) for n in effect.later_sides_changed)})
+        return None
+    try:
+        done = services.hand_correct(match_id=match.pk, number=d["number"],
+                                     outcome=correction.outcome(), version=d["version"], actor=actor,
+                                     force=d.get("force", False), trump=correction.trump_code())
+    except ServiceError as exc:
+        add_service_errors(correction, exc.field_errors, HandForm.ALIASES)
+    except StaleVersion:
+        page.stale = True
+    except CorrectionRefused as exc:
+        page.refused = str(exc)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    else:
+        messages.success(request, _("Hand %(n)s corrected; the match was recomputed.")
+                         % {"n": d["number"]})
+        for warning in done.warnings:
+            messages.warning(request, warning)
+        return redirect(base_url)
+    return None
+
+
+def _post_hand(request: HttpRequest, match: Match, actor: services.Actor, rules: PartnershipRules | None,
+               base_url: str, page: _ScorePage) -> HttpResponse | None:
+    """The next hand's figures recorded (a redirect), or None to show the form with its errors."""
+    form = page.form = _hand_form(match, rules, request.POST)
+    if not form.is_valid():
+        return None
+    d = form.cleaned_data
+    try:
+        figures = Figures.parsed(match.stage.tournament.variant, form.outcome(), core_lang())  # the form edge
+        done = services.hand_record(match_id=match.pk, outcome=figures, version=d["version"],
+                                    actor=actor, dealer=d.get("dealer"), trump=form.trump_code())
+    except ScoringInputError as exc:
+        add_service_errors(form, exc.field_errors, HandForm.ALIASES)
+    except ServiceError as exc:
+        add_service_errors(form, exc.field_errors, HandForm.ALIASES)
+    except StaleVersion:
+        page.stale = True
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    else:
+        described = _describe(done.match, done.result, done.hand.dealer)
+        messages.success(request, hand_saved_message(done.match, done.hand.number, described))
+        return redirect(base_url)
+    return None
+
+
+def _keep_typed_figures(request: HttpRequest, match: Match, rules: PartnershipRules | None, action: str,
+                        page: _ScorePage) -> Match:
+    """Someone else changed the match meanwhile: the fresh match, the figures typed so far kept
+    against its new version."""
+    match = selectors.match_detail(match.pk) or match
+    data = request.POST.copy()
+    data["version"] = data["c-version"] = str(match.version)
+    if action == "correct" and page.correction is not None:
+        number = page.correction.initial.get("number", 0)
+        page.correction = _correction_form(request, match, rules, number, data)
+        if page.correction is not None:
+            page.correction.is_valid()
+    elif match.status != Match.Status.FINISHED:
+        page.form = _hand_form(match, rules, data)
+        page.form.is_valid()
+    return match
 
 
 def _correction_effect(match: Match, correction: CorrectionForm) -> CorrectionPreview | None:
