@@ -85,6 +85,7 @@ def test_the_replay_of_a_tournament_hand_is_a_tournament_page(organizer: Any, cl
     for s, name in enumerate(names):
         assert (f"{s + 1}号座位 · {name}" if zh else f"Seat {s + 1} · {name}") in text
     assert "Seat 0" not in text and "0号座位" not in text
+    assert ("首家：" if zh else "leader: ") in text and "首家:" not in text  # the colon of the language
     # the declaration entered with the hand is shown, by the seat's player, with the card's symbol
     decl = re.search(r'<ol class="replay-calls">(.*?)</ol>', page, re.S)
     assert decl is not None, "the declarations are missing"
