@@ -26,6 +26,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
+    path("play/", include("online.urls")),
     path("", include("rules_web.urls")),
     path("", include("tournaments.urls")),
     path("", include("tournaments.print_urls")),
