@@ -48,6 +48,7 @@ MODULES = [
     "gameplay/hand.py",
     "gameplay/observation.py",
     "gameplay/bots.py",
+    "gameplay/bot_cards.py",
     "gameplay/bot_play.py",
     "gameplay/bot_follow.py",
     "gameplay/declaring/base.py",

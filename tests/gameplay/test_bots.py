@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gameplay.bot_play import is_sure
+from gameplay.bot_cards import is_sure
 from gameplay.bots import HeuristicBot, RandomBot, make_bot
 from gameplay.config import HandConfig
 from gameplay.hand import Hand
