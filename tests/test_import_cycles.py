@@ -1,5 +1,6 @@
 """The project's module graph: no import cycles (function-local imports count), no module over 700
-lines, no dispatch through ``globals()[``, no ``_private`` name imported from another module.
+lines, no function over 100 lines, no dispatch through ``globals()[``, no ``_private`` name imported
+from another module.
 
 No cycle is allowed, not even between a Celery task module and the service it runs: the task module
 imports the service, the service queues the task by its name (``tournaments.enqueue``). The
@@ -16,9 +17,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = tuple(sorted(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
                         ["tool"]["importlinter"]["root_packages"]))
 MAX_LINES = 700
+MAX_FUNCTION_LINES = 100  # a def's body (its docstring included), not its signature
 
 # Exceptions, each with its reason (none are left: add one only with a reason and a plan to remove it).
 ALLOWED_LONG: dict[str, str] = {}
+ALLOWED_LONG_FUNCTIONS: dict[str, str] = {}  # "module:Class.function" -> reason
 ALLOWED_PRIVATE: dict[tuple[str, str, str], str] = {}
 ALLOWED_CYCLES: dict[frozenset[str], str] = {}
 
@@ -155,6 +158,36 @@ def test_no_module_over_700_lines() -> None:
     long = {name: n for name, path in FILES.items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES and name not in ALLOWED_LONG}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def function_lengths(tree: ast.AST, prefix: str = "") -> dict[str, int]:
+    """Every function and method at any depth (``Class.method``, ``outer.inner``) → the lines of its
+    body, from its first statement (the docstring) to its last line (``end_lineno``)."""
+    found: dict[str, int] = {}
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            name = prefix + node.name
+            end = node.end_lineno or node.body[-1].lineno
+            found[name] = end - node.body[0].lineno + 1
+            found.update(function_lengths(node, name + "."))
+        elif isinstance(node, ast.ClassDef):
+            found.update(function_lengths(node, prefix + node.name + "."))
+        else:
+            found.update(function_lengths(node, prefix))
+    return found
+
+
+def test_function_lengths_count_the_body() -> None:
+    source = ('class A:\n    def f(self,\n          x):\n        """Doc."""\n        def g():\n'
+              '            return 1\n        return g\n\nasync def h():\n    if True:\n        pass\n')
+    assert function_lengths(ast.parse(source)) == {"A.f": 4, "A.f.g": 1, "h": 2}
+
+
+def test_no_function_over_100_lines() -> None:
+    long = {f"{name}:{function}": n for name, path in FILES.items()
+            for function, n in function_lengths(ast.parse(path.read_text(encoding="utf-8"))).items()
+            if n > MAX_FUNCTION_LINES and f"{name}:{function}" not in ALLOWED_LONG_FUNCTIONS}
+    assert not long, f"functions over {MAX_FUNCTION_LINES} body lines (module:function: lines): {long}"
 
 
 def globals_reads(name: str) -> list[int]:
