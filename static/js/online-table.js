@@ -171,12 +171,24 @@
     if (m.type === "state") {
       conn = "";
       state = m;
+      if (resendOnState) {
+        var again = resendOnState; resendOnState = null;
+        var extra = {};
+        Object.keys(again).forEach(function (k) { if (["type", "id", "version"].indexOf(k) < 0) extra[k] = again[k]; });
+        act(again.type, extra);
+      }
       if (token && (m.you.seat === null || m.you.seat === undefined)) lostSeat();
       render();
     } else if (m.type === "joined") {
       token = m.token; store.set(SEAT_KEY, token); reconnectNow();
     } else if (m.type === "error") {
-      if (m.code === "stale") return;  // a fresh state follows
+      if (m.code === "stale") {
+        // A fresh state follows; a seat's "ready", a rematch or the host's bot seat still mean the same on it:
+        // send them again then. A play is not resent: the table it was chosen for has changed.
+        if (pendingMsg && pendingMsg.id === m.id && RESEND.indexOf(pendingMsg.type) >= 0) resendOnState = pendingMsg;
+        pending = null; pendingMsg = null;
+        return;
+      }
       if (m.code === "not_seated" && token && !pending) { lostSeat(); return; }
       pending = null;
       errorText = (m.message && (m.message[LANG] || m.message.en)) || m.code;
@@ -192,7 +204,8 @@
     renderError();
   }
 
-  var pending = null;
+  var pending = null, pendingMsg = null, resendOnState = null;
+  var RESEND = ["ready", "rematch", "bot"];
   function newId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return Date.now().toString(36) + Math.random().toString(36).slice(2);
@@ -204,7 +217,8 @@
     errorText = "";
     renderError();
     pending = msg.id;
-    if (!send(msg)) { pending = null; }
+    pendingMsg = msg;
+    if (!send(msg)) { pending = null; pendingMsg = null; }
   }
 
   // ------------------------------------------------------------------ join / watch
