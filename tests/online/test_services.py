@@ -1,0 +1,248 @@
+"""Service level: the deal at its pace with declarations while cards arrive, clocks and 托管, a restart
+mid-hand, and random frames that never break a table (hypothesis)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from gameplay.cards import format_cards
+from gameplay.events import Deal, Declare
+from gameplay.notation import replay
+from online import scheduling, services
+from online.models import Room, RoomAction, RoomHand
+
+from .helpers import oracle_move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+_ids = itertools.count()
+
+
+class Ticks:
+    """scheduling.schedule replaced: ticks are recorded, the test fires them."""
+
+    def __init__(self) -> None:
+        self.armed: list[tuple[int, int, int]] = []
+
+    def __call__(self, room_id: int, version: int, delay_ms: int) -> None:
+        self.armed.append((room_id, version, delay_ms))
+
+    def fire(self) -> bool:
+        room_id, version, _ = self.armed[-1]
+        return services.room_tick(room_id=room_id, version=version)
+
+
+@pytest.fixture
+def ticks(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Ticks:
+    settings.ONLINE_DEAL_INTERVAL_MS = 1
+    settings.ONLINE_BOT_DELAY_MS = 1
+    t = Ticks()
+    monkeypatch.setattr(scheduling, "schedule", t)
+    return t
+
+
+def table(variant: str, *, connected: bool = True, **kw: Any) -> tuple[Room, list[str]]:
+    created = services.room_create(variant=variant, seating="choice", **kw)
+    code = created.room.code
+    tokens = [services.room_join(code=code, name=f"P{s}", seat=s).token for s in range(created.room.players)]
+    if connected:
+        for s, t in enumerate(tokens):
+            services.room_connect(code=code, token=t, channel=f"test.{code}.{s}")
+    return Room.objects.get(code=code), tokens
+
+
+def act(room: Room, token: str, kind: str, **fields: Any) -> services.Answer:
+    room.refresh_from_db()
+    if kind == "ready":
+        return services.seat_ready(code=room.code, token=token, action_id=f"r{next(_ids)}", version=room.version)
+    return services.room_act(code=room.code, token=token, action=kind, action_id=f"t{next(_ids)}",
+                             version=room.version, **fields)
+
+
+def ready_all(room: Room, tokens: list[str]) -> None:
+    for t in tokens:
+        act(room, t, "ready")
+    room.refresh_from_db()
+
+
+def oracle_step(room: Room, tokens: list[str], rng: random.Random) -> bool:
+    room.refresh_from_db()
+    _rh, hand = services.current_hand(room)
+    assert hand is not None
+    if hand.finished:
+        return False
+    seat, kind, fields = oracle_move(hand, rng)
+    act(room, tokens[seat], kind, **fields)
+    return True
+
+
+@pytest.mark.parametrize("variant", ["tractor", "yongzhou-300"])
+def test_the_deal_goes_round_by_round_and_players_declare_while_it_does(variant: str, ticks: Ticks) -> None:
+    room, tokens = table(variant)
+    ready_all(room, tokens)
+    assert room.deadline_kind == "deal"
+    declared_during_deal = False
+    rounds = 0
+    while True:
+        room.refresh_from_db()
+        rh, hand = services.current_hand(room)
+        assert hand is not None and rh is not None
+        kind, seat = hand.to_act()
+        if hand.phase != "deal":
+            break
+        if kind == "declare":  # yongzhou: an overturn offered to this seat, dealing waits for its answer
+            assert room.deadline_kind == ""
+            act(room, tokens[seat], "pass")
+            continue
+        for s in range(hand.n):
+            opts = hand.legal_declarations(s)
+            if opts and not declared_during_deal:
+                act(room, tokens[s], "declare", cards=format_cards(opts[0]))
+                declared_during_deal = True
+                break
+        else:
+            dealt = hand.dealt
+            old = ticks.armed[-1]
+            assert room.deadline_kind == "deal" and old[1] == room.version and ticks.fire()
+            rounds += 1
+            _, after = services.current_hand(Room.objects.get(pk=room.pk))
+            assert after is not None
+            assert after.dealt - dealt <= hand.n
+            assert not services.room_tick(room_id=old[0], version=old[1])  # a tick fires once: the room moved on
+    assert declared_during_deal and rounds >= 20
+    rh = RoomHand.objects.get(room=room)
+    events = rh.log["events"]
+    first_declare = next(i for i, e in enumerate(events) if e["kind"] == "declare")
+    assert any(e["kind"] == "deal" for e in events[first_declare:])  # cards still arrived after it
+    assert isinstance(services.hand_from_log(rh.log).log[first_declare], Declare)
+
+
+def test_a_clock_runs_out_once_and_a_bot_plays_for_the_seat(ticks: Ticks) -> None:
+    room, tokens = table("red-five", clock=5)
+    ready_all(room, tokens)
+    while room.deadline_kind == "deal":
+        ticks.fire()
+        room.refresh_from_db()
+    _rh, hand = services.current_hand(room)
+    assert hand is not None
+    _kind, seat = hand.to_act()
+    assert seat is not None and room.deadline_kind == "clock" and room.deadline_seat == seat
+    state = services.room_state(code=room.code, seat=seat)
+    assert state["clock"]["seat"] == seat and state["clock"]["seconds"] == 5
+    version = room.version
+    assert not services.room_tick(room_id=room.pk, version=version)  # not yet due
+    Room.objects.filter(pk=room.pk).update(deadline=room.deadline.replace(year=2000))  # type: ignore[union-attr]
+    assert services.room_tick(room_id=room.pk, version=version)
+    assert not services.room_tick(room_id=room.pk, version=version)  # fires once
+    room.refresh_from_db()
+    assert room.version == version + 1 and room.seats.get(seat=seat).auto
+    assert services.room_state(code=room.code, seat=None)["room"]["seats"][seat]["auto"] is True
+    # the seat's next turn is played by the bot (托管) until the player acts again
+    rng = random.Random(5)
+    for _ in range(400):
+        room.refresh_from_db()
+        _rh, hand = services.current_hand(room)
+        assert hand is not None
+        if hand.finished:
+            break
+        _k, s = hand.to_act()
+        if s == seat:
+            assert room.deadline_kind == "bot"
+            assert ticks.fire()
+            continue
+        oracle_step(room, tokens, rng)
+    room.refresh_from_db()
+    assert room.seats.get(seat=seat).auto  # never acted again: still played by the bot
+
+
+def test_a_restart_mid_hand_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = {"n": 0}
+    real = services.hand_from_log
+
+    def counting(log: Any) -> Any:
+        calls["n"] += 1
+        return real(log)
+
+    monkeypatch.setattr(services, "hand_from_log", counting)
+    room, tokens = table("chaodi")
+    ready_all(room, tokens)
+    rng = random.Random(11)
+    for _ in range(30):
+        oracle_step(room, tokens, rng)
+    calls["n"] = 0
+    for _ in range(10):
+        assert oracle_step(room, tokens, rng)
+    assert calls["n"] == 0  # the service kept its hand from action to action: no replay
+    _rh_before, hand_before = services.current_hand(room)
+    assert hand_before is not None
+    services.drop_cache()  # the process restarts
+    calls["n"] = 0
+    rebuilt = services.current_hand(room)[1]
+    assert rebuilt is not None and calls["n"] == 1
+    assert rebuilt.log == hand_before.log and rebuilt.hands == hand_before.hands
+    while oracle_step(room, tokens, rng):
+        pass
+    rh = RoomHand.objects.get(room=room)
+    assert rh.finished and replay(rh.log).outcome == rh.outcome
+
+
+FRAMES = st.lists(st.tuples(st.sampled_from(["good", "good", "good", "junk", "resend", "stale", "wrong_seat",
+                                             "bad_action"]), st.integers(0, 10_000)), min_size=5, max_size=40)
+
+
+@settings(max_examples=6, database=None, phases=[Phase.explicit, Phase.generate])  # bounded: no shrinking
+@given(frames=FRAMES)
+def test_random_frames_never_break_a_table(frames: list[tuple[str, int]]) -> None:
+    services.drop_cache()
+    room, tokens = table("tractor")
+    ready_all(room, tokens)
+    sent: list[tuple[int, str, str, dict[str, Any], int]] = []
+    for what, n in frames:
+        room.refresh_from_db()
+        rh, hand = services.current_hand(room)
+        assert hand is not None
+        if hand.finished:
+            break
+        version = room.version
+        rng = random.Random(n)
+        seat, kind, fields = oracle_move(hand, rng)
+        if what == "junk":
+            fields = {"cards": rng.choice(["", "SA", "BJ BJ", "H2 H2 H2", "nonsense"])} if kind != "bid" else {"amount": -1}
+        if what == "wrong_seat":
+            seat = (seat + 1 + n % 3) % hand.n
+        if what == "bad_action":
+            kind = "shout"
+        if what == "resend" and sent:
+            s_seat, s_kind, s_id, s_fields, s_version = sent[n % len(sent)]
+            answer = services.room_act(code=room.code, token=tokens[s_seat], action=s_kind, action_id=s_id,
+                                       version=s_version, **s_fields)
+            assert answer.repeated
+            room.refresh_from_db()
+            assert room.version == version
+            continue
+        aid = f"h{next(_ids)}"
+        try:
+            answer = services.room_act(code=room.code, token=tokens[seat], action=kind, action_id=aid,
+                                       version=version - 1 if what == "stale" else version, **fields)
+        except services.OnlineError as e:
+            assert e.code in ("refused", "bad_message", "stale") and e.message["en"] and e.message["zh-hans"]
+            room.refresh_from_db()
+            assert room.version == version
+            assert not RoomAction.objects.filter(room=room, action_id=aid).exists()
+            continue
+        assert what in ("good", "junk", "wrong_seat", "resend") and answer.version > version
+        sent.append((seat, kind, aid, fields, version))
+    # the stored log replays to exactly the hand the table has
+    room.refresh_from_db()
+    rh, hand = services.current_hand(room)
+    assert rh is not None and hand is not None
+    services.drop_cache()
+    again = services.hand_from_log(RoomHand.objects.get(pk=rh.pk).log)
+    assert again.log == hand.log
+    assert [e.to_json() for e in hand.log] == rh.log["events"]
+    assert sum(1 for e in hand.log if isinstance(e, Deal)) >= hand.ndeal
