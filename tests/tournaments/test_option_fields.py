@@ -4,8 +4,6 @@ variant only; the details form edits a tournament's own options and keeps those 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.test import Client
 from django.urls import reverse

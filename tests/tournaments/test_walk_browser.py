@@ -5,10 +5,9 @@ pages are the site's own."""
 
 from __future__ import annotations
 
-import re
-
 import os
 import random
+import re
 from typing import Any
 
 import pytest
