@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP to Django, WebSockets (``ws/…``) to the Channels consumers (docs/online.md).
+"""ASGI entry point: HTTP to Django, WebSockets (``ws/…``) to the Channels consumers (``config/routing.py``:
+the live pages of tournaments, docs/tournaments.md "Live pages"; online play, docs/online.md).
 
 `make run` serves it through daphne's runserver; production runs it under gunicorn with uvicorn workers
 (README, production)."""
@@ -15,7 +16,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from online.routing import websocket_urlpatterns  # noqa: E402
+from config.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,

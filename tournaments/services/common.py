@@ -3,18 +3,22 @@ version check (a stale write is refused)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
 from tournaments.errors import NotAllowed, ServiceError, StaleVersion
 from tournaments.models import AuditEntry, Match, Stage, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.selectors.stamps import changes_key, new_stamp
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -38,13 +42,54 @@ def audit(*, actor: Actor, action: str, tournament: Tournament | None, target: s
                               target=target, data=dict(data or {}))
     if tournament is not None:
         # Every write audits, so this one hook tells the live pages about every hand recorded,
-        # corrected or undone, every result and confirmation — once the transaction has committed.
-        tournament_id = tournament.pk
-        transaction.on_commit(lambda: touch_tournament(tournament_id))
+        # corrected or undone, every trick entered, every result and confirmation — once the
+        # transaction has committed.
+        match_id = int(target[6:]) if target.startswith("match:") and target[6:].isdigit() else None
+        after_commit_changed(tournament.pk, match_id)
+
+
+# Sent once per committed transaction that wrote to a tournament (``tournament_id``, the new change
+# ``stamp``, ``match_ids``: the matches written to). ``tournaments.services.live_push`` listens
+# (connected in the app's ``ready``) and pushes to the live pages' WebSocket groups.
+tournament_changed = Signal()
+
+
+class Changed:
+    """The on-commit callback of one transaction's writes to one tournament: the audits of the same
+    transaction add their matches to it instead of queueing another callback."""
+
+    def __init__(self, tournament_id: int) -> None:
+        self.tournament_id = tournament_id
+        self.match_ids: set[int] = set()
+
+    def __call__(self) -> None:
+        stamp = touch_tournament(self.tournament_id)
+        for receiver, answer in tournament_changed.send_robust(
+                sender=Changed, tournament_id=self.tournament_id, stamp=stamp, match_ids=sorted(self.match_ids)):
+            if isinstance(answer, Exception):  # a live push never fails a write: logged, the write stands
+                logger.warning("live pages not told of tournament %s (%s): %r", self.tournament_id, receiver, answer)
+
+
+def after_commit_changed(tournament_id: int, match_id: int | None) -> None:
+    """Queue (once per transaction and tournament) the new change stamp and the live pages' push."""
+    connection = transaction.get_connection()
+    pending = None
+    if connection.in_atomic_block:
+        # Django keeps the transaction's callbacks as (savepoint ids, callback, robust); a rolled-back
+        # savepoint drops its own, so what is found here will run at the commit.
+        pending = next((entry[1] for entry in connection.run_on_commit
+                        if isinstance(entry[1], Changed) and entry[1].tournament_id == tournament_id), None)
+    if pending is None:
+        pending = Changed(tournament_id)
+        if match_id is not None:
+            pending.match_ids.add(match_id)
+        transaction.on_commit(pending)
+    elif match_id is not None:
+        pending.match_ids.add(match_id)
 
 
 def touch_tournament(tournament_id: int) -> str:
-    """Give the tournament a new change stamp in the cache (the live pages poll it every second)."""
+    """Give the tournament a new change stamp in the cache (the live pages' fallback polls it every second)."""
     stamp = new_stamp()
     cache.set(changes_key(tournament_id), stamp, timeout=None)
     return stamp
