@@ -12,7 +12,6 @@
   the in-memory channel layer is used from its own loop. :func:`rearm` arms the stored deadlines again
   when a process starts serving (the first connection).
 
-:func:`notify` sends each connected seat its view and the spectators the public one.
 """
 
 from __future__ import annotations
@@ -21,15 +20,15 @@ import asyncio
 import logging
 import threading
 from collections import deque
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 
-from asgiref.sync import async_to_sync, sync_to_async
-from channels.layers import get_channel_layer
+from asgiref.sync import sync_to_async
+from celery import current_app
 from django.conf import settings
 from django.utils import timezone
 
-__all__ = ["notify", "rearm", "remember_loop", "schedule", "seat_group", "sweep", "watch_group"]
+__all__ = ["rearm", "remember_loop", "run_tick", "schedule", "seat_group", "set_ticker", "sweep", "watch_group"]
 
 log = logging.getLogger(__name__)
 
@@ -53,11 +52,22 @@ def remember_loop(loop: asyncio.AbstractEventLoop) -> None:
     _loop = loop
 
 
-def _tick(room_id: int, version: int) -> None:
-    from online.services import room_tick
+_ticker: Callable[[int, int], object] | None = None
 
+
+def set_ticker(fn: Callable[[int, int], object]) -> None:
+    """What a tick runs (``online.services`` registers ``room_tick``: this module imports no service)."""
+    global _ticker
+    _ticker = fn
+
+
+def run_tick(room_id: int, version: int) -> None:
+    """Tick the room (the timers, the inline queue and the Celery task all land here)."""
+    if _ticker is None:
+        log.error("online tick for room %s with no ticker registered (import online.services)", room_id)
+        return
     try:
-        room_tick(room_id=room_id, version=version)
+        _ticker(room_id, version)
     except Exception:  # a tick must never take its caller down (the table stays as stored)
         log.exception("online tick failed: room %s version %s", room_id, version)
 
@@ -70,7 +80,7 @@ def _run_inline(room_id: int, version: int) -> None:
     _local.queue = queue = deque([(room_id, version)])
     try:
         while queue:
-            _tick(*queue.popleft())
+            run_tick(*queue.popleft())
     finally:
         _local.queue = None
 
@@ -79,9 +89,9 @@ def _fire(room_id: int, version: int) -> None:
     """A timer ran out (its own thread): tick on the server's loop if there is one, else here."""
     loop = _loop
     if loop is not None and loop.is_running():
-        asyncio.run_coroutine_threadsafe(sync_to_async(_tick)(room_id, version), loop)
+        asyncio.run_coroutine_threadsafe(sync_to_async(run_tick)(room_id, version), loop)
     else:
-        _tick(room_id, version)
+        run_tick(room_id, version)
 
 
 def schedule(room_id: int, version: int, delay_ms: int) -> None:
@@ -89,9 +99,7 @@ def schedule(room_id: int, version: int, delay_ms: int) -> None:
     if delay_ms <= 0:
         _run_inline(room_id, version)
     elif not settings.CELERY_TASK_ALWAYS_EAGER:
-        from online.tasks import tick
-
-        tick.apply_async((room_id, version), countdown=delay_ms / 1000)
+        current_app.send_task("online.tick", (room_id, version), countdown=delay_ms / 1000)
     else:
         timer = threading.Timer(delay_ms / 1000, _fire, (room_id, version))
         timer.daemon = True
@@ -124,32 +132,5 @@ def sweep() -> int:
     rows = list(Room.objects.filter(deadline__lte=timezone.now()).values_list("pk", "deadline_version"))
     for pk, version in rows:
         if version is not None:
-            _tick(pk, version)
+            run_tick(pk, version)
     return len(rows)
-
-
-def notify(code: str) -> None:
-    """Send the room's new state: each connected seat its own view, the spectators the public one."""
-    from online.models import Room
-    from online.services import current_hand, state_for
-
-    room = Room.objects.filter(code=code).first()
-    if room is None:
-        return
-    seats = list(room.seats.filter(connected__gt=0).values_list("seat", flat=True))
-    if not seats and not room.watchers:
-        return
-    current = current_hand(room)
-    messages: list[tuple[str, dict[str, Any]]] = [
-        (seat_group(code, s), {"type": "room.state", "state": state_for(room, s, current=current)}) for s in seats]
-    if room.watchers:
-        messages.append((watch_group(code), {"type": "room.state", "state": state_for(room, None, current=current)}))
-    layer = get_channel_layer()
-    if layer is None:
-        return
-
-    async def send_all() -> None:
-        for group, message in messages:
-            await layer.group_send(group, message)
-
-    async_to_sync(send_all)()

@@ -32,26 +32,24 @@ from __future__ import annotations
 
 import random
 import secrets
-import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 import variants
-from gameplay.bots import make_bot
-from gameplay.cards import deck_codes, parse_cards, shuffle
+from gameplay.cards import parse_cards
 from gameplay.config import HandConfig
 from gameplay.errors import GameplayError
-from gameplay.events import Redeal, event_from_json
 from gameplay.hand import Hand
-from gameplay.notation import apply_event
-from gameplay.observation import observe
+from online import scheduling, tables
 from online.models import BOT_KINDS, Room, RoomAction, RoomHand, Seat, digest, new_secret
 from safety.validators import validate_display_name
 from scoring.api import explain_hand_request, score_hand_request
@@ -61,13 +59,16 @@ __all__ = ["ACTIONS", "Answer", "Connected", "Created", "Joined", "OnlineError",
            "room_act", "room_connect", "room_create", "room_disconnect", "room_join", "room_rematch", "room_state",
            "room_tick", "seat_bot", "seat_ready"]
 
+hand_from_log = tables.hand_from_log
+drop_cache = tables.drop_cache
+
 ACTIONS = ("declare", "pass", "bid", "name_trump", "insure", "bury", "overturn", "play")
 """The engine's actions a seat sends (``room_act``'s ``action``)."""
 INDIVIDUAL_HANDS = 8
 """Hands of a red-five or yongzhou-300 match unless the room says otherwise (a tournament table's default)."""
 NAME_TRUMP_SECONDS = 30
 """Naming trump (red five) has this clock whenever the room has a clock; spades when it runs out (seed 002)."""
-_SYSTEM = random.SystemRandom()
+tables.SYSTEM = random.SystemRandom()
 
 
 # ---------------------------------------------------------------- answers and errors
@@ -117,69 +118,17 @@ class Connected:
     """The channel of the connection this one replaced ("" if none)."""
 
 
-# ---------------------------------------------------------------- the hand: rebuilt from its log, cached per process
-
-
-_CACHE: dict[int, tuple[int, Hand]] = {}
-"""Per room id: (version, the hand at that version). Taken out while a write uses it, put back after commit."""
-_CACHE_LOCK = threading.Lock()
-
-
-def drop_cache() -> None:
-    """Forget every cached hand (a restart: the next action rebuilds from the stored log)."""
-    with _CACHE_LOCK:
-        _CACHE.clear()
-
-
-def _fresh_deck(config: HandConfig) -> list[int]:
-    rules = config.engine_rules()
-    deck = deck_codes(rules.decks, rules.removed_ranks)
-    shuffle(_SYSTEM, deck)
-    return deck
-
-
-def _deck_source(config: HandConfig, recorded: Sequence[list[int]] = ()) -> Callable[[], list[int]]:
-    """The decks of the redeals: those the log recorded, in order, then fresh shuffles."""
-    pending = list(recorded)
-
-    def source() -> list[int]:
-        return pending.pop(0) if pending else _fresh_deck(config)
-    return source
-
-
-def hand_from_log(log: Mapping[str, Any]) -> Hand:
-    """The hand a stored log (finished or not) has reached: its actions applied again, one by one, on a new
-    :class:`Hand` (the partial form of :func:`gameplay.notation.replay`, which wants a finished hand)."""
-    config = HandConfig.from_json(log["config"])
-    events = [event_from_json(e) for e in log["events"]]
-    redeals = [list(e.cards) for e in events if isinstance(e, Redeal)]
-    hand = Hand(config, deck=list(events[0].cards), deck_source=_deck_source(config, redeals))
-    i = 1
-    while i < len(events):
-        apply_event(hand, events[i])
-        if hand.log[i] != events[i]:
-            raise GameplayError(f"The stored log does not replay at event {i}.", f"存储的日志在第 {i} 个事件处无法重放。")
-        i = len(hand.log)
-    return hand
+# ---------------------------------------------------------------- the room row and its seats
 
 
 def _hand_at(room: Room, rh: RoomHand) -> Hand:
     """The hand of ``rh`` at the room's version: the cached one if it is that version's, else rebuilt."""
-    with _CACHE_LOCK:
-        hit = _CACHE.pop(room.pk, None)
-    if hit is not None and hit[0] == room.version:
-        return hit[1]
-    return hand_from_log(rh.log)
+    hand = tables.take(room.pk, room.version)
+    return hand if hand is not None else tables.hand_from_log(rh.log)
 
 
 def _cache_later(room_id: int, version: int, hand: Hand) -> None:
-    def put() -> None:
-        with _CACHE_LOCK:
-            _CACHE[room_id] = (version, hand)
-    transaction.on_commit(put)
-
-
-# ---------------------------------------------------------------- the room row and its seats
+    transaction.on_commit(lambda: tables.keep(room_id, version, hand))
 
 
 def _lock(code: str) -> Room:
@@ -318,7 +267,7 @@ def room_join(*, code: str, name: str, seat: int | None = None, user: Any = None
         if room.status != Room.Status.WAITING:
             raise OnlineError("room_full", "The match has started: the seats are fixed.", "比赛已开始，座位已固定。")
         if seat is None or room.seating == Room.Seating.RANDOM:
-            chosen = _SYSTEM.choice(free)
+            chosen = tables.SYSTEM.choice(free)
         else:
             if not isinstance(seat, int) or not 0 <= seat < room.players:
                 raise OnlineError("bad_message", f"There is no seat {seat}.", f"没有座位 {seat}。", field="seat")
@@ -454,7 +403,7 @@ def _maybe_start(room: Room) -> Hand | None:
     if not all(s.taken and (s.ready or s.bot is not None or s.auto or (later and s.connected == 0)) for s in seats):
         return None
     config = _config(room)
-    hand = Hand(config, rng=_SYSTEM, deck_source=_deck_source(config))
+    hand = Hand(config, rng=tables.SYSTEM, deck_source=tables.deck_source(config))
     number = (rh.number + 1) if rh is not None else 1
     RoomHand.objects.create(room=room, number=number, match_number=int(room.match.get("number", 1)), log=hand.to_json())
     room.status = Room.Status.PLAYING
@@ -513,13 +462,11 @@ def room_act(*, code: str, token: str, action: str, action_id: str, version: int
             _engine_act(hand, seat.seat, action, cards, amount, suit)
         except GameplayError as e:
             if len(hand.log) != before:  # never: the engine verifies before it changes anything
-                hand = hand_from_log(rh.log)
-            with _CACHE_LOCK:
-                _CACHE[room.pk] = (room.version, hand)
+                hand = tables.hand_from_log(rh.log)
+            tables.keep(room.pk, room.version, hand)
             raise OnlineError.refused(e) from None
         except OnlineError:
-            with _CACHE_LOCK:
-                _CACHE[room.pk] = (room.version, hand)
+            tables.keep(room.pk, room.version, hand)
             raise
         if seat.auto:
             seat.auto = False
@@ -568,70 +515,6 @@ def _settle_if_over(room: Room, rh: RoomHand, hand: Hand) -> None:
         room.status = Room.Status.FINISHED
 
 
-# ---------------------------------------------------------------- bots, clocks and dealing
-
-
-def _bot_rng(room: Room, seat: int) -> random.Random:
-    return random.Random(room.pk * 1_000_003 + room.version * 7 + seat)
-
-
-def _bot_act(room: Room, hand: Hand, seat: int, kind: str, *, timed_out: bool = False) -> None:
-    """A bot plays ``seat``'s turn (a bot seat, or 托管) as :func:`gameplay.simulate.play_out` would."""
-    row = Seat.objects.get(room=room, seat=seat)
-    bot = make_bot(row.bot or "heuristic", _bot_rng(room, seat))
-    if kind == "declare":
-        opts = hand.legal_declarations(seat)
-        choice = bot.declare(hand.observation(seat), opts) if opts else None
-        if choice:
-            hand.declare(seat, choice)
-        else:
-            hand.pass_(seat)
-    elif kind == "bid":
-        b = bot.bid(hand.observation(seat), hand.legal_bids(seat))
-        if b is None:
-            hand.pass_(seat)
-        else:
-            hand.bid(seat, b)
-    elif kind == "name_trump":
-        hand.name_trump(seat, None if timed_out else bot.name_trump(hand.observation(seat)))
-    elif kind == "bury":
-        insurances = hand.legal_insurances(seat)
-        if insurances:
-            pair = bot.insure(hand.observation(seat), insurances)
-            if pair:
-                hand.insure(seat, pair)
-        hand.bury(seat, bot.bury(hand.observation(seat), hand.rules.kitty_size))
-    elif kind == "overturn":
-        choice = bot.overturn(hand.observation(seat), hand.legal_overturns(seat))
-        if choice:
-            hand.overturn(seat, choice)
-        else:
-            hand.pass_(seat)
-    elif kind == "play":
-        legal = hand.legal_plays(seat)
-        forced = None if bot.asked_when_forced else legal.forced()
-        hand.play(seat, forced if forced is not None else
-                  bot.play(observe(hand, seat) if bot.uses_observation else None, legal))
-
-
-def _deal_round(room: Room, hand: Hand, seats: list[Seat]) -> None:
-    """One round of cards (one to each seat), stopping at an offer or the deal's end; a bot seat (or 托管)
-    that may declare on the card it got is asked, as a player would be."""
-    for _ in range(hand.n):
-        if hand.phase != "deal" or hand.offers:
-            return
-        ev = hand.deal()
-        s = ev.seat
-        assert s is not None
-        row = seats[s]
-        if (row.bot is not None or row.auto) and hand.phase == "deal" and not hand.offers:
-            opts = hand.legal_declarations(s)
-            if opts:
-                choice = make_bot(row.bot or "heuristic", _bot_rng(room, s)).declare(hand.observation(s), opts)
-                if choice:
-                    hand.declare(s, choice)
-
-
 def room_tick(*, room_id: int, version: int) -> bool:
     """What is due at the room's deadline set for ``version``: the next round of cards, a bot seat's (or
     托管) action, or a player's clock run out (a bot acts; the seat becomes 托管). Nothing if the room moved
@@ -651,15 +534,14 @@ def room_tick(*, room_id: int, version: int) -> bool:
         seats = _seats(room)
         to_act, at = hand.to_act()
         if kind == "deal" and to_act == "deal":
-            _deal_round(room, hand, seats)
+            tables.deal_round(room, hand, seats)
         elif kind in ("bot", "clock") and at is not None and at == seat:
             if kind == "clock" or (seats[at].bot is None and not seats[at].auto):
                 seats[at].auto = True
                 seats[at].save(update_fields=["auto"])
-            _bot_act(room, hand, at, to_act, timed_out=kind == "clock")
+            tables.bot_act(room, hand, at, to_act, timed_out=kind == "clock")
         else:
-            with _CACHE_LOCK:
-                _CACHE[room.pk] = (room.version, hand)
+            tables.keep(room.pk, room.version, hand)
             return False
         _append(rh, hand, before)
         room.version += 1
@@ -689,8 +571,6 @@ def _plan(room: Room, hand: Hand | None, seats: list[Seat]) -> tuple[str, int | 
 def _after(room: Room, hand: Hand | None) -> None:
     """End of a write: set the room's deadline for its new version, save it, and after commit cache the
     hand, arm the tick and tell the groups."""
-    from online import scheduling  # the scheduler calls room_tick back
-
     seats = _seats(room)
     if hand is None:
         rh = _current_hand(room)
@@ -705,7 +585,7 @@ def _after(room: Room, hand: Hand | None) -> None:
     room.deadline_version = room.version if kind else None
     room.save()
     room_id, version, code = room.pk, room.version, room.code
-    transaction.on_commit(lambda: scheduling.notify(code))
+    transaction.on_commit(lambda: notify(code))
     if kind:
         transaction.on_commit(lambda: scheduling.schedule(room_id, version, delay))
 
@@ -770,11 +650,8 @@ def current_hand(room: Room) -> tuple[RoomHand | None, Hand | None]:
     rh = _current_hand(room)
     if rh is None:
         return None, None
-    with _CACHE_LOCK:
-        hit = _CACHE.get(room.pk)
-    if hit is not None and hit[0] == room.version:
-        return rh, hit[1]
-    return rh, hand_from_log(rh.log)
+    hand = tables.cached(room.pk, room.version)
+    return rh, hand if hand is not None else tables.hand_from_log(rh.log)
 
 
 def state_for(room: Room, seat: int | None, host: bool = False, *,
@@ -790,3 +667,30 @@ def state_for(room: Room, seat: int | None, host: bool = False, *,
         msg = seat_view(room, hand, seat, seats=seats, hand_row=rh, finished=finished)
     msg["you"]["host"] = host
     return msg
+
+
+def notify(code: str) -> None:
+    """Send the room's new state: each connected seat its own view, the spectators the public one."""
+    room = Room.objects.filter(code=code).first()
+    if room is None:
+        return
+    seats = list(room.seats.filter(connected__gt=0).values_list("seat", flat=True))
+    if not seats and not room.watchers:
+        return
+    current = current_hand(room)
+    messages: list[tuple[str, dict[str, Any]]] = [
+        (scheduling.seat_group(code, s), {"type": "room.state", "state": state_for(room, s, current=current)}) for s in seats]
+    if room.watchers:
+        messages.append((scheduling.watch_group(code), {"type": "room.state", "state": state_for(room, None, current=current)}))
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send_all() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
+
+    async_to_sync(send_all)()
+
+
+scheduling.set_ticker(lambda room_id, version: room_tick(room_id=room_id, version=version))

@@ -3,9 +3,11 @@ each move from a server-side replay of the stored log (the client cannot see leg
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import itertools
 import random
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -44,6 +46,7 @@ class Client:
         self.seat = seat
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.sent: list[float] = []
 
     async def open(self, token: str = "", host: str | None = None) -> dict[str, Any]:
         ok, _ = await self.comm.connect()
@@ -75,6 +78,12 @@ class Client:
                 return f
 
     async def send(self, frame: dict[str, Any]) -> None:
+        """Send a frame, keeping under the server's 20 frames a second (a fast test client would be closed)."""
+        now = time.monotonic()
+        self.sent = [t for t in self.sent if now - t < 1.05]
+        if len(self.sent) >= 18:
+            await asyncio.sleep(1.05 - (now - self.sent[0]))
+        self.sent.append(time.monotonic())
         await self.comm.send_json_to(frame)
 
     async def act(self, kind: str, **fields: Any) -> None:

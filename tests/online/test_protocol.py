@@ -154,7 +154,7 @@ async def test_bad_frames() -> None:
     await watcher.send({"type": "bot", "id": "b", "version": 0, "seat": 1, "bot": "random"})
     assert (await watcher.until("error"))["code"] == "not_host"
     for _ in range(25):
-        await c.send({"type": "ping"})
+        await c.comm.send_json_to({"type": "ping"})
     out = await c.comm.receive_output(timeout=5)
     while out["type"] != "websocket.close":
         out = await c.comm.receive_output(timeout=5)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from gameplay.cards import format_cards
 from gameplay.events import Deal, Declare
 from gameplay.notation import replay
-from online import scheduling, services
+from online import scheduling, services, tables
 from online.models import Room, RoomAction, RoomHand
 
 from .helpers import oracle_move
@@ -162,13 +162,13 @@ def test_a_clock_runs_out_once_and_a_bot_plays_for_the_seat(ticks: Ticks) -> Non
 
 def test_a_restart_mid_hand_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = {"n": 0}
-    real = services.hand_from_log
+    real = tables.hand_from_log
 
     def counting(log: Any) -> Any:
         calls["n"] += 1
         return real(log)
 
-    monkeypatch.setattr(services, "hand_from_log", counting)
+    monkeypatch.setattr(tables, "hand_from_log", counting)
     room, tokens = table("chaodi")
     ready_all(room, tokens)
     rng = random.Random(11)

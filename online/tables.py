@@ -1,0 +1,147 @@
+"""The engine's side of a room: a hand rebuilt from its stored log, the hand cached per process at the
+room's version, and the moves a bot makes for a seat (a bot seat, 托管, a clock run out)."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from gameplay.bots import make_bot
+from gameplay.cards import deck_codes, shuffle
+from gameplay.config import HandConfig
+from gameplay.errors import GameplayError
+from gameplay.events import Redeal, event_from_json
+from gameplay.hand import Hand
+from gameplay.notation import apply_event
+from gameplay.observation import observe
+from online.models import Room, Seat
+
+__all__ = ["SYSTEM", "bot_act", "cached", "deal_round", "deck_source", "drop_cache", "hand_from_log", "keep", "take"]
+
+SYSTEM = random.SystemRandom()
+"""The shuffles of online hands (the deck is stored in the log: nothing needs the seed)."""
+
+_CACHE: dict[int, tuple[int, Hand]] = {}
+"""Per room id: (version, the hand at that version). Taken out while a write uses it, put back after commit."""
+_CACHE_LOCK = threading.Lock()
+
+
+def drop_cache() -> None:
+    """Forget every cached hand (a restart: the next action rebuilds from the stored log)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+def fresh_deck(config: HandConfig) -> list[int]:
+    rules = config.engine_rules()
+    deck = deck_codes(rules.decks, rules.removed_ranks)
+    shuffle(SYSTEM, deck)
+    return deck
+
+
+def deck_source(config: HandConfig, recorded: Sequence[list[int]] = ()) -> Callable[[], list[int]]:
+    """The decks of the redeals: those the log recorded, in order, then fresh shuffles."""
+    pending = list(recorded)
+
+    def source() -> list[int]:
+        return pending.pop(0) if pending else fresh_deck(config)
+    return source
+
+
+def hand_from_log(log: Mapping[str, Any]) -> Hand:
+    """The hand a stored log (finished or not) has reached: its actions applied again, one by one, on a new
+    :class:`Hand` (the partial form of :func:`gameplay.notation.replay`, which wants a finished hand)."""
+    config = HandConfig.from_json(log["config"])
+    events = [event_from_json(e) for e in log["events"]]
+    redeals = [list(e.cards) for e in events if isinstance(e, Redeal)]
+    hand = Hand(config, deck=list(events[0].cards), deck_source=deck_source(config, redeals))
+    i = 1
+    while i < len(events):
+        apply_event(hand, events[i])
+        if hand.log[i] != events[i]:
+            raise GameplayError(f"The stored log does not replay at event {i}.", f"存储的日志在第 {i} 个事件处无法重放。")
+        i = len(hand.log)
+    return hand
+
+
+def take(room_id: int, version: int) -> Hand | None:
+    """The cached hand of ``room_id`` if it is at ``version``; taken out (a write puts it back after commit)."""
+    with _CACHE_LOCK:
+        hit = _CACHE.pop(room_id, None)
+    return hit[1] if hit is not None and hit[0] == version else None
+
+
+def cached(room_id: int, version: int) -> Hand | None:
+    """The cached hand of ``room_id`` at ``version`` (left in the cache), or None."""
+    with _CACHE_LOCK:
+        hit = _CACHE.get(room_id)
+    return hit[1] if hit is not None and hit[0] == version else None
+
+
+def keep(room_id: int, version: int, hand: Hand) -> None:
+    """Cache ``hand`` as room ``room_id``'s at ``version``."""
+    with _CACHE_LOCK:
+        _CACHE[room_id] = (version, hand)
+
+
+def bot_rng(room: Room, seat: int) -> random.Random:
+    return random.Random(room.pk * 1_000_003 + room.version * 7 + seat)
+
+
+def bot_act(room: Room, hand: Hand, seat: int, kind: str, *, timed_out: bool = False) -> None:
+    """A bot plays ``seat``'s turn (a bot seat, or 托管) as :func:`gameplay.simulate.play_out` would."""
+    row = Seat.objects.get(room=room, seat=seat)
+    bot = make_bot(row.bot or "heuristic", bot_rng(room, seat))
+    if kind == "declare":
+        opts = hand.legal_declarations(seat)
+        choice = bot.declare(hand.observation(seat), opts) if opts else None
+        if choice:
+            hand.declare(seat, choice)
+        else:
+            hand.pass_(seat)
+    elif kind == "bid":
+        b = bot.bid(hand.observation(seat), hand.legal_bids(seat))
+        if b is None:
+            hand.pass_(seat)
+        else:
+            hand.bid(seat, b)
+    elif kind == "name_trump":
+        hand.name_trump(seat, None if timed_out else bot.name_trump(hand.observation(seat)))
+    elif kind == "bury":
+        insurances = hand.legal_insurances(seat)
+        if insurances:
+            pair = bot.insure(hand.observation(seat), insurances)
+            if pair:
+                hand.insure(seat, pair)
+        hand.bury(seat, bot.bury(hand.observation(seat), hand.rules.kitty_size))
+    elif kind == "overturn":
+        choice = bot.overturn(hand.observation(seat), hand.legal_overturns(seat))
+        if choice:
+            hand.overturn(seat, choice)
+        else:
+            hand.pass_(seat)
+    elif kind == "play":
+        legal = hand.legal_plays(seat)
+        forced = None if bot.asked_when_forced else legal.forced()
+        hand.play(seat, forced if forced is not None else
+                  bot.play(observe(hand, seat) if bot.uses_observation else None, legal))
+
+
+def deal_round(room: Room, hand: Hand, seats: list[Seat]) -> None:
+    """One round of cards (one to each seat), stopping at an offer or the deal's end; a bot seat (or 托管)
+    that may declare on the card it got is asked, as a player would be."""
+    for _ in range(hand.n):
+        if hand.phase != "deal" or hand.offers:
+            return
+        ev = hand.deal()
+        s = ev.seat
+        assert s is not None
+        row = seats[s]
+        if (row.bot is not None or row.auto) and hand.phase == "deal" and not hand.offers:
+            opts = hand.legal_declarations(s)
+            if opts:
+                choice = make_bot(row.bot or "heuristic", bot_rng(room, s)).declare(hand.observation(s), opts)
+                if choice:
+                    hand.declare(s, choice)
