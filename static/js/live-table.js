@@ -1,4 +1,7 @@
-// The live featured table: the state arrives by Server-Sent Events (one event per change).
+// The live featured table: the server pushes the state on a WebSocket (ws/live/matches/<id>/:
+// {"type": "state", "state": …} at once and after every change). While the socket is not open (no
+// WebSocket, refused, reconnecting with backoff) the page falls back to the Server-Sent Events stream
+// (one event per change), as it did before.
 (function () {
   var root = document.getElementById("live");
   if (!root) return;
@@ -50,9 +53,34 @@
     seats.innerHTML = html;
   }
   show(JSON.parse(document.getElementById("live-initial").textContent));
-  if (!window.EventSource) return;
   var conn = document.getElementById("live-conn");
-  var source = new EventSource(root.dataset.stream);
-  source.addEventListener("state", function (e) { show(JSON.parse(e.data)); conn.textContent = W.live; });
-  source.onerror = function () { conn.textContent = W.reconnecting; };
+  var source = null, socket = null, delay = 1000;
+  function stream(on) {  // the fallback
+    if (on && !source && window.EventSource) {
+      source = new EventSource(root.dataset.stream);
+      source.addEventListener("state", function (e) { show(JSON.parse(e.data)); conn.textContent = W.live; });
+      source.onerror = function () { conn.textContent = W.reconnecting; };
+    }
+    if (!on && source) { source.close(); source = null; }
+  }
+  function connect() {
+    if (!root.dataset.ws || !window.WebSocket) { stream(true); return; }
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    try { socket = new WebSocket(scheme + location.host + root.dataset.ws); }
+    catch (e) { stream(true); return; }
+    socket.onopen = function () { delay = 1000; stream(false); conn.textContent = W.live; root.dataset.live = "push"; };
+    socket.onmessage = function (e) {
+      var data;
+      try { data = JSON.parse(e.data); } catch (err) { return; }
+      if (data.type === "state") { show(data.state); conn.textContent = W.live; }
+    };
+    socket.onclose = function () {
+      socket = null; root.dataset.live = "stream";
+      stream(true);
+      if (!source) conn.textContent = W.reconnecting;
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 30000);  // 1, 2, 4 … 30 s; the stream meanwhile
+    };
+  }
+  connect();
 })();

@@ -37,10 +37,12 @@ def side_label(side: Any, match: Any) -> str:
 
 @register.inclusion_tag("tournaments/_live_changes.html")
 def live_changes(tournament: Any) -> dict[str, Any]:
-    """``{% live_changes tournament %}`` → the marker the live pages' script polls (``js/live-changes.js``):
-    the tournament's change stamp as the page was drawn, and the URL that says when it moves."""
+    """``{% live_changes tournament %}`` → the marker the live pages' script follows (``js/live-changes.js``):
+    the tournament's change stamp as the page was drawn, the WebSocket that pushes its changes, and the
+    URL that says when it moves (the fallback the script polls while the socket is not open)."""
     from django.urls import reverse
 
     from tournaments.selectors.stamps import changes_stamp
 
-    return {"url": reverse("tournament-changes", args=[tournament.pk]), "stamp": changes_stamp(tournament.pk)}
+    return {"url": reverse("tournament-changes", args=[tournament.pk]), "stamp": changes_stamp(tournament.pk),
+            "ws": f"/ws/live/tournaments/{tournament.pk}/"}

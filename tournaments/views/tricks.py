@@ -4,23 +4,28 @@
   link) is a phone page driven by the REST API (``/api/v1/matches/{id}/trick-entry/``): the draft is
   kept on the server, so a reload or another device continues it.
 * The live page (``/matches/{id}/live/``, ``?big=1`` for a projector) is public for a public
-  tournament and follows the hand by Server-Sent Events from ``/matches/{id}/live/stream/``: a
-  streaming view that checks a cheap change signal (:func:`tournaments.services.trick_entry.live_signal`:
-  two indexed one-row queries) every 0.25 s and sends the new state when it changes. It works with
-  ``runserver`` and with gunicorn; each open stream holds one worker thread for up to
-  ``TRICK_LIVE_STREAM_SECONDS`` (then the browser reconnects), so run gunicorn with threads
-  (``--worker-class gthread --threads N``) or an async worker when many screens watch.
+  tournament and follows the hand on the WebSocket ``ws/live/matches/{id}/`` (``tournaments/consumers.py``:
+  the state is pushed once per change, a watcher costs no thread and no query in between). Its fallback,
+  kept for browsers or proxies without WebSockets and for other clients, is the Server-Sent Events
+  stream ``/matches/{id}/live/stream/``: a streaming view that checks a cheap change signal
+  (:func:`tournaments.services.trick_entry.live_signal`: two indexed one-row queries) every 0.25 s and
+  sends the new state when it changes; each open stream holds one worker thread for up to
+  ``TRICK_LIVE_STREAM_SECONDS`` (then the browser reconnects).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -122,7 +127,7 @@ def live_page(request: HttpRequest, pk: int) -> HttpResponse:
     state = svc.live_state(match)
     return render(request, "tournaments/live.html", {
         "tournament": match.stage.tournament, "match": match, "big": request.GET.get("big") == "1",
-        "state": state, "stream_url": reverse("match-live-stream", args=[pk]),
+        "state": state, "stream_url": reverse("match-live-stream", args=[pk]), "ws_path": f"/ws/live/matches/{pk}/",
         "words": {"seat": _("Seat"), "hand": _("Hand"), "trick": _("Trick"), "to_play": _("to play"),
                   # numbered as people say them: "Hand 3" / "第 3 局", "Trick 8" / "第 8 轮" ({n} filled in)
                   "hand_n": _("Hand {n}"), "trick_n": _("Trick {n}"),
@@ -139,32 +144,74 @@ def _event(state: dict[str, Any], number: int) -> str:
     return f"id: {number}\nevent: state\ndata: {json.dumps(state, ensure_ascii=False)}\n\n"
 
 
+class LiveStream:
+    """One table's event stream, one check at a time (the sync and the async loop below share it)."""
+
+    def __init__(self, match_id: int, seconds: float | None = None) -> None:
+        self.match_id = match_id
+        self.limit = time.monotonic() + (seconds if seconds is not None
+                                         else float(getattr(settings, "TRICK_LIVE_STREAM_SECONDS", 120)))
+        self.last: Any = object()
+        self.beat = time.monotonic()
+        self.number = 0
+
+    def open(self) -> bool:
+        return time.monotonic() < self.limit
+
+    def step(self) -> str | None:
+        """The next event if the table changed, a comment when it has been quiet a while, else None."""
+        signal = svc.live_signal(self.match_id)
+        if signal != self.last:
+            self.last = signal
+            self.number += 1
+            self.beat = time.monotonic()
+            return _event(svc.live_state(_match(self.match_id)), self.number)
+        if time.monotonic() - self.beat > HEARTBEAT_SECONDS:
+            self.beat = time.monotonic()
+            return ": still here\n\n"
+        return None
+
+    def step_apart(self) -> str | None:
+        """:meth:`step` in a worker thread of the shared pool, its connection closed after when due."""
+        try:
+            return self.step()
+        finally:
+            close_old_connections()
+
+
 def live_events(match_id: int, *, seconds: float | None = None, poll: float = POLL_SECONDS) -> Iterator[str]:
     """The event stream of one table: the state now, then the state after every change, until
     ``seconds`` have passed (the browser then reconnects); comments keep idle connections open."""
-    limit = time.monotonic() + (seconds if seconds is not None
-                                else float(getattr(settings, "TRICK_LIVE_STREAM_SECONDS", 120)))
+    stream = LiveStream(match_id, seconds)
     yield "retry: 1000\n\n"
-    last: Any = object()
-    beat = time.monotonic()
-    number = 0
-    while time.monotonic() < limit:
-        signal = svc.live_signal(match_id)
-        if signal != last:
-            last = signal
-            number += 1
-            yield _event(svc.live_state(_match(match_id)), number)
-            beat = time.monotonic()
-        elif time.monotonic() - beat > HEARTBEAT_SECONDS:
-            yield ": still here\n\n"
-            beat = time.monotonic()
+    while stream.open():
+        chunk = stream.step()
+        if chunk is not None:
+            yield chunk
         time.sleep(poll)
+
+
+async def live_events_async(match_id: int, *, seconds: float | None = None,
+                            poll: float = POLL_SECONDS) -> AsyncIterator[str]:
+    """:func:`live_events` for an ASGI server, which would otherwise read a sync stream to its end before
+    sending any of it: no thread is held between checks (each runs in the shared pool)."""
+    stream = LiveStream(match_id, seconds)
+    step = sync_to_async(stream.step_apart, thread_sensitive=False)
+    yield "retry: 1000\n\n"
+    while stream.open():
+        chunk = await step()
+        if chunk is not None:
+            yield chunk
+        await asyncio.sleep(poll)
 
 
 @require_safe
 def live_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """The live table by Server-Sent Events: the fallback of the page's WebSocket, kept for other clients."""
     match = _visible_match(request, pk)
-    response = StreamingHttpResponse(live_events(match.pk), content_type="text/event-stream; charset=utf-8")
+    events: Iterator[str] | AsyncIterator[str] = (
+        live_events_async(match.pk) if isinstance(request, ASGIRequest) else live_events(match.pk))
+    response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer the stream
     return response
