@@ -637,6 +637,10 @@ def room_disconnect(*, code: str, seat: int | None, channel: str) -> None:
         row.save(update_fields=["connected", "channel", "last_seen"])
         if row.connected == 0 and room.deadline_seat == seat and room.deadline_kind == "clock":
             _after(room, None)  # gone while on the clock: a bot plays the turn
+        elif row.connected == 0 and room.status == Room.Status.PLAYING:
+            hand = _maybe_start(room)  # between hands, the last seat not ready left: a bot plays for it
+            if hand is not None:
+                _after(room, hand)
 
 
 def room_state(*, code: str, seat: int | None, host: bool = False) -> dict[str, Any]:

@@ -246,3 +246,24 @@ def test_random_frames_never_break_a_table(frames: list[tuple[str, int]]) -> Non
     assert again.log == hand.log
     assert [e.to_json() for e in hand.log] == rh.log["events"]
     assert sum(1 for e in hand.log if isinstance(e, Deal)) >= hand.ndeal
+
+
+def test_the_next_hand_starts_when_the_last_unready_player_leaves_between_hands(ticks: Ticks) -> None:
+    """Between hands everyone but one is ready; that one closes the page: the next hand is dealt (a bot
+    plays for the absent seat) instead of the table waiting for nobody."""
+    room, tokens = table("tractor")
+    ready_all(room, tokens)
+    rng = random.Random(3)
+    for _ in range(1000):
+        room.refresh_from_db()
+        if room.deadline_kind == "deal":
+            ticks.fire()
+        elif not oracle_step(room, tokens, rng):
+            break
+    assert RoomHand.objects.get(room=room, number=1).finished
+    for t in tokens[1:]:
+        act(room, t, "ready")
+    room.refresh_from_db()
+    assert not RoomHand.objects.filter(room=room, number=2).exists()  # seat 0 is still not ready
+    services.room_disconnect(code=room.code, seat=0, channel=f"test.{room.code}.0")
+    assert RoomHand.objects.filter(room=room, number=2).exists()
