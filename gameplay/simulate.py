@@ -37,7 +37,7 @@ from scoring.partnership import HandResult, MatchState
 from scoring.redfive import RedFiveResult
 from scoring.yongzhou import YongzhouResult
 
-__all__ = ["Summary", "hand_seed", "play_out", "simulate_hand", "simulate_hands", "simulate_match",
+__all__ = ["Summary", "bot_turn", "hand_seed", "play_out", "simulate_hand", "simulate_hands", "simulate_match",
            "simulate_matches", "summarize"]
 
 YONGZHOU_SESSION = 8
@@ -134,35 +134,49 @@ def play_out(hand: Hand, bots: Sequence[Bot]) -> Hand:
                 if hand.phase != "play":
                     break
                 seat = hand.trick_turn
-        elif kind == "declare":
-            opts = hand.legal_declarations(seat)
-            choice = bot.declare(hand.observation(seat), opts) if opts else None
-            if choice:
-                hand.declare(seat, choice)
-            else:
-                hand.pass_(seat)
-        elif kind == "bid":
-            b = bot.bid(hand.observation(seat), hand.legal_bids(seat))
-            if b is None:
-                hand.pass_(seat)
-            else:
-                hand.bid(seat, b)
-        elif kind == "name_trump":
-            hand.name_trump(seat, bot.name_trump(hand.observation(seat)))
-        elif kind == "bury":
-            insurances = hand.legal_insurances(seat)  # chaodi 定主: offered before the dealer buries
-            if insurances:
-                pair = bot.insure(hand.observation(seat), insurances)
-                if pair:
-                    hand.insure(seat, pair)
-            hand.bury(seat, bot.bury(hand.observation(seat), hand.rules.kitty_size))
-        elif kind == "overturn":
-            choice = bot.overturn(hand.observation(seat), hand.legal_overturns(seat))
-            if choice:
-                hand.overturn(seat, choice)
-            else:
-                hand.pass_(seat)
+        else:
+            bot_turn(hand, bot, kind, seat)
 
+
+def bot_turn(hand: Hand, bot: Bot, kind: str, seat: int, *, default_trump: bool = False) -> None:
+    """``seat``'s turn of kind ``kind`` (``hand.to_act()``, not the deal) decided by ``bot`` on its own
+    observation, as :func:`play_out` plays it — also for online tables' bot seats and 托管.
+    ``default_trump``: name the variant's default trump instead of asking (a clock ran out, seed 002)."""
+    if kind == "play":
+        legal = hand.legal_plays(seat)
+        forced = None if bot.asked_when_forced else legal.forced()
+        hand.play(seat, forced if forced is not None else
+                  bot.play(observe(hand, seat) if bot.uses_observation else None, legal))
+    elif kind == "declare":
+        opts = hand.legal_declarations(seat)
+        choice = bot.declare(hand.observation(seat), opts) if opts else None
+        if choice:
+            hand.declare(seat, choice)
+        else:
+            hand.pass_(seat)
+    elif kind == "bid":
+        b = bot.bid(hand.observation(seat), hand.legal_bids(seat))
+        if b is None:
+            hand.pass_(seat)
+        else:
+            hand.bid(seat, b)
+    elif kind == "name_trump":
+        hand.name_trump(seat, None if default_trump else bot.name_trump(hand.observation(seat)))
+    elif kind == "bury":
+        insurances = hand.legal_insurances(seat)  # chaodi 定主: offered before the dealer buries
+        if insurances:
+            pair = bot.insure(hand.observation(seat), insurances)
+            if pair:
+                hand.insure(seat, pair)
+        hand.bury(seat, bot.bury(hand.observation(seat), hand.rules.kitty_size))
+    elif kind == "overturn":
+        choice = bot.overturn(hand.observation(seat), hand.legal_overturns(seat))
+        if choice:
+            hand.overturn(seat, choice)
+        else:
+            hand.pass_(seat)
+    else:
+        raise ValueError(f"a bot takes no turn of kind {kind!r}")
 
 def make_hand(variant: str, seed: int, *, decks: int | None = None, players: int | None = None,
               options: dict[str, Any] | None = None, state: MatchState | None = None,

@@ -15,7 +15,7 @@ from gameplay.errors import GameplayError
 from gameplay.events import Redeal, event_from_json
 from gameplay.hand import Hand
 from gameplay.notation import apply_event
-from gameplay.observation import observe
+from gameplay.simulate import bot_turn
 from online.models import Room, Seat
 
 __all__ = ["SYSTEM", "bot_act", "cached", "deal_round", "deck_source", "drop_cache", "hand_from_log", "keep", "take"]
@@ -91,42 +91,10 @@ def bot_rng(room: Room, seat: int) -> random.Random:
 
 
 def bot_act(room: Room, hand: Hand, seat: int, kind: str, *, timed_out: bool = False) -> None:
-    """A bot plays ``seat``'s turn (a bot seat, or 托管) as :func:`gameplay.simulate.play_out` would."""
+    """A bot plays ``seat``'s turn (a bot seat, or 托管) as :func:`gameplay.simulate.play_out` would; a
+    clock that ran out on naming trump names the default (spades, seed 002)."""
     row = Seat.objects.get(room=room, seat=seat)
-    bot = make_bot(row.bot or "heuristic", bot_rng(room, seat))
-    if kind == "declare":
-        opts = hand.legal_declarations(seat)
-        choice = bot.declare(hand.observation(seat), opts) if opts else None
-        if choice:
-            hand.declare(seat, choice)
-        else:
-            hand.pass_(seat)
-    elif kind == "bid":
-        b = bot.bid(hand.observation(seat), hand.legal_bids(seat))
-        if b is None:
-            hand.pass_(seat)
-        else:
-            hand.bid(seat, b)
-    elif kind == "name_trump":
-        hand.name_trump(seat, None if timed_out else bot.name_trump(hand.observation(seat)))
-    elif kind == "bury":
-        insurances = hand.legal_insurances(seat)
-        if insurances:
-            pair = bot.insure(hand.observation(seat), insurances)
-            if pair:
-                hand.insure(seat, pair)
-        hand.bury(seat, bot.bury(hand.observation(seat), hand.rules.kitty_size))
-    elif kind == "overturn":
-        choice = bot.overturn(hand.observation(seat), hand.legal_overturns(seat))
-        if choice:
-            hand.overturn(seat, choice)
-        else:
-            hand.pass_(seat)
-    elif kind == "play":
-        legal = hand.legal_plays(seat)
-        forced = None if bot.asked_when_forced else legal.forced()
-        hand.play(seat, forced if forced is not None else
-                  bot.play(observe(hand, seat) if bot.uses_observation else None, legal))
+    bot_turn(hand, make_bot(row.bot or "heuristic", bot_rng(room, seat)), kind, seat, default_trump=timed_out)
 
 
 def deal_round(room: Room, hand: Hand, seats: list[Seat]) -> None:

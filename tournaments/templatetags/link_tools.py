@@ -10,7 +10,7 @@ from django import template
 register = template.Library()
 
 
-@register.inclusion_tag("tournaments/_link_tools.html")
+@register.inclusion_tag("includes/link_tools.html")
 def link_tools(url: str, label: str = "", qr: bool = True) -> dict[str, Any]:
     from tournaments.documents.base import qr_data_uri
 
