@@ -13,6 +13,7 @@ import random
 import socket
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -45,10 +46,18 @@ QUIET = 0.3  # seconds a socket is watched for a message that must not come
 
 
 def run_async(fn: Any) -> Any:
-    """A sync test running the async body (as tests/online: no pytest-asyncio)."""
+    """A sync test running the async body (as tests/online: no pytest-asyncio). When an event loop already
+    runs in this thread (Playwright's sync API, whose browser fixture lives for the whole session), the
+    body runs from a thread of its own."""
     @functools.wraps(fn)
     def test(*args: Any, **kwargs: Any) -> None:
-        async_to_sync(fn)(*args, **kwargs)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            async_to_sync(fn)(*args, **kwargs)
+            return
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(async_to_sync(fn), *args, **kwargs).result()
     return test
 
 

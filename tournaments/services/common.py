@@ -55,14 +55,22 @@ tournament_changed = Signal()
 
 
 class Changed:
-    """The on-commit callback of one transaction's writes to one tournament: the audits of the same
-    transaction add their matches to it instead of queueing another callback."""
+    """The on-commit callback of a write to a tournament. A later write of the same transaction adds its
+    match to the first one queued (``covered_by``) and is skipped when that one has run: one stamp and
+    one push per commit. If the first is dropped (its savepoint rolled back), the later one runs itself."""
 
-    def __init__(self, tournament_id: int) -> None:
+    def __init__(self, tournament_id: int, match_id: int | None, covered_by: Changed | None = None) -> None:
         self.tournament_id = tournament_id
-        self.match_ids: set[int] = set()
+        self.match_ids: set[int] = set() if match_id is None else {match_id}
+        self.covered_by = covered_by
+        self.done = False
+        if covered_by is not None:
+            covered_by.match_ids |= self.match_ids
 
     def __call__(self) -> None:
+        if self.covered_by is not None and self.covered_by.done:
+            return
+        self.done = True
         stamp = touch_tournament(self.tournament_id)
         for receiver, answer in tournament_changed.send_robust(
                 sender=Changed, tournament_id=self.tournament_id, stamp=stamp, match_ids=sorted(self.match_ids)):
@@ -71,21 +79,14 @@ class Changed:
 
 
 def after_commit_changed(tournament_id: int, match_id: int | None) -> None:
-    """Queue (once per transaction and tournament) the new change stamp and the live pages' push."""
+    """Queue the new change stamp and the live pages' push for after the commit (merged per transaction)."""
     connection = transaction.get_connection()
-    pending = None
-    if connection.in_atomic_block:
-        # Django keeps the transaction's callbacks as (savepoint ids, callback, robust); a rolled-back
-        # savepoint drops its own, so what is found here will run at the commit.
-        pending = next((entry[1] for entry in connection.run_on_commit
-                        if isinstance(entry[1], Changed) and entry[1].tournament_id == tournament_id), None)
-    if pending is None:
-        pending = Changed(tournament_id)
-        if match_id is not None:
-            pending.match_ids.add(match_id)
-        transaction.on_commit(pending)
-    elif match_id is not None:
-        pending.match_ids.add(match_id)
+    first = None
+    if connection.in_atomic_block:  # Django keeps the transaction's callbacks as (savepoint ids, callback, robust)
+        first = next((entry[1] for entry in connection.run_on_commit
+                      if isinstance(entry[1], Changed) and entry[1].tournament_id == tournament_id
+                      and entry[1].covered_by is None), None)
+    transaction.on_commit(Changed(tournament_id, match_id, first))
 
 
 def touch_tournament(tournament_id: int) -> str:
