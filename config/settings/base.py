@@ -194,8 +194,11 @@ SPECTACULAR_SETTINGS = {
 ASGI_APPLICATION = "config.asgi.application"
 CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default="")
 CHANNEL_LAYERS = (
+    # socket_timeout above channels-redis's 5 s blocking read (BZPOPMIN): redis-py 8's default of 5 s made
+    # the consumers' receive fail with "Timeout reading from …" after 5 quiet seconds, closing every socket.
     {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                 "CONFIG": {"hosts": [CHANNEL_REDIS_URL], "capacity": 1500, "expiry": 30}}}
+                 "CONFIG": {"hosts": [{"address": CHANNEL_REDIS_URL, "socket_timeout": 15,
+                                       "socket_connect_timeout": 2}], "capacity": 1500, "expiry": 30}}}
     if CHANNEL_REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 )
 # A bot seat (or 托管) acts this many milliseconds after its turn comes, so people can follow the play.

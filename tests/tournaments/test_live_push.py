@@ -20,6 +20,7 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.db import connection
 from django.db.backends.utils import CursorWrapper
 from django.test import Client
@@ -274,6 +275,21 @@ async def test_watchers_cost_no_query_while_nothing_changes(cup: dict[str, Any],
     assert seen == []
     for comm, _ in watchers:
         await comm.disconnect()
+
+
+@pytest.mark.skipif(not settings.CHANNEL_REDIS_URL, reason="the Redis channel layer's blocking read (CI's second run)")
+@run_async
+async def test_a_watcher_quiet_for_longer_than_the_layers_blocking_read_still_hears(cup: dict[str, Any]) -> None:
+    """channels-redis reads with a 5 s BZPOPMIN: with redis-py 8's 5 s socket timeout that read failed after
+    5 quiet seconds and closed every socket of the process (the settings give the socket 15 s)."""
+    t, match = cup["t"], cup["match"]
+    comm, first = await watch(f"/ws/live/tournaments/{t.pk}/")
+    assert await comm.receive_nothing(timeout=6.5)
+    await database_sync_to_async(hand_record)(match_id=match.pk, outcome=SHUTOUT, version=match.version,
+                                              actor=Actor(cup["owner"]), dealer=0)
+    pushed = await comm.receive_json_from(timeout=5)
+    assert pushed["type"] == "changed" and pushed["stamp"] != first["stamp"]
+    await comm.disconnect()
 
 
 def dead_port() -> int:
