@@ -14,7 +14,8 @@ process; the in-memory channel layer, or channels-redis with ``--redis redis://1
    (``/matches/<id>/live/stream/``, the fallback, which checks the table every 0.25 s per stream) and
    one more hand.
 
-It prints the figures, stops the server and removes the directory. Bounded: a fixed number of sockets
+It prints the figures, stops the server and removes the directory; it exits 1 when the WebSocket p95 is
+over 1 s or the server gained a thread a watcher. Bounded: a fixed number of sockets
 and two writes, a 180 s overall limit; loopback only.
 """
 
@@ -219,16 +220,22 @@ def main() -> None:
         print(f"uvicorn, 1 process, {layer}, SQLite; {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.1f}")
 
-        async def run() -> None:
+        async def run() -> bool:
             assert proc is not None
             ws = await websocket_watchers(base, proc.pid, ids, args.watchers, args.idle)
             report("WebSocket ws/live/tournaments/<id>/", args.watchers, ws, args.idle)
             if args.sse:
                 sse = await sse_watchers(base, proc.pid, ids, args.sse, args.idle)
                 report("Server-Sent Events /matches/<id>/live/stream/", args.sse, sse, args.idle)
+            # targets: every watcher told within 1 s (p95), no thread per watcher
+            p95 = sorted(ws["latency"])[min(len(ws["latency"]) - 1, round(0.95 * (len(ws["latency"]) - 1)))]
+            return p95 <= 1.0 and ws["after"]["threads"] - ws["before"]["threads"] <= 4
 
         try:
-            asyncio.run(asyncio.wait_for(run(), DEADLINE))
+            met = asyncio.run(asyncio.wait_for(run(), DEADLINE))
+            print("targets (WebSocket p95 ≤ 1 s, no thread a watcher):", "met" if met else "MISSED")
+            if not met:
+                raise SystemExit(1)
         except Exception:
             print("the server's log ends:\n" + "\n".join(log.read_text().splitlines()[-30:]), file=sys.stderr)
             raise
