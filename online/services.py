@@ -560,7 +560,8 @@ def _plan(room: Room, hand: Hand | None, seats: list[Seat]) -> tuple[str, int | 
     if seat is None:
         return "", None, 0
     row = seats[seat]
-    if row.bot is not None or row.auto or row.connected == 0:
+    others_here = any(s.bot is None and s.connected > 0 for s in seats)  # nobody at the table: it waits
+    if row.bot is not None or row.auto or (row.connected == 0 and others_here):
         return "bot", seat, int(settings.ONLINE_BOT_DELAY_MS)
     if room.clock is not None:
         seconds = NAME_TRUMP_SECONDS if kind == "name_trump" else room.clock
@@ -614,6 +615,8 @@ def room_connect(*, code: str, token: str, channel: str, host_token: str = "") -
         seat.save(update_fields=["connected", "channel", "last_seen"])
         if was_absent and room.deadline_kind == "bot" and room.deadline_seat == seat.seat and not seat.auto:
             _after(room, None)  # back in time: the seat's own clock, not a bot
+        elif was_absent:
+            transaction.on_commit(lambda: notify(code))  # the others see the seat online again
     return Connected(room, seat.seat, host, replaced)
 
 
@@ -635,12 +638,8 @@ def room_disconnect(*, code: str, seat: int | None, channel: str) -> None:
             row.channel = ""
         row.last_seen = timezone.now()
         row.save(update_fields=["connected", "channel", "last_seen"])
-        if row.connected == 0 and room.deadline_seat == seat and room.deadline_kind == "clock":
-            _after(room, None)  # gone while on the clock: a bot plays the turn
-        elif row.connected == 0 and room.status == Room.Status.PLAYING:
-            hand = _maybe_start(room)  # between hands, the last seat not ready left: a bot plays for it
-            if hand is not None:
-                _after(room, hand)
+        if row.connected == 0 and room.status == Room.Status.PLAYING:  # a bot plays the seat's turn while others
+            _after(room, _maybe_start(room))  # stay, or the next hand is dealt if this was the last not ready
 
 
 def room_state(*, code: str, seat: int | None, host: bool = False) -> dict[str, Any]:

@@ -267,3 +267,37 @@ def test_the_next_hand_starts_when_the_last_unready_player_leaves_between_hands(
     assert not RoomHand.objects.filter(room=room, number=2).exists()  # seat 0 is still not ready
     services.room_disconnect(code=room.code, seat=0, channel=f"test.{room.code}.0")
     assert RoomHand.objects.filter(room=room, number=2).exists()
+
+
+def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot_while_others_stay(ticks: Ticks) -> None:
+    """No clock: the player to act closes the page — a bot plays the turn so the others can go on; with
+    every player gone the table waits for them (no bot plays a whole match for nobody)."""
+    room, tokens = table("tractor")
+    ready_all(room, tokens)
+    rng = random.Random(8)
+    while True:  # to the first turn of the play phase
+        room.refresh_from_db()
+        _rh, hand = services.current_hand(room)
+        assert hand is not None
+        if room.deadline_kind == "deal":
+            ticks.fire()
+            continue
+        if hand.phase == "play":
+            break
+        oracle_step(room, tokens, rng)
+    seat = hand.trick_turn
+    assert room.deadline_kind == ""  # no clock: the player takes their time
+    services.room_disconnect(code=room.code, seat=seat, channel=f"test.{room.code}.{seat}")
+    room.refresh_from_db()
+    assert room.deadline_kind == "bot" and room.deadline_seat == seat
+    version = room.version
+    assert ticks.fire()
+    room.refresh_from_db()
+    assert room.version == version + 1  # the bot played for the absent seat
+    for s in range(4):
+        if s != seat:
+            services.room_disconnect(code=room.code, seat=s, channel=f"test.{room.code}.{s}")
+    room.refresh_from_db()
+    _rh, hand = services.current_hand(room)
+    assert hand is not None and not hand.finished
+    assert room.deadline_kind == "" and room.deadline is None  # nobody at the table: it waits
