@@ -16,7 +16,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import JsonWebsocketConsumer
 
-from online import scheduling, services
+from online import presence, scheduling, services
 from online.models import Room
 from online.services import OnlineError
 
@@ -69,6 +69,7 @@ class TableConsumer(JsonWebsocketConsumer):
         if not Room.objects.filter(code=self.code).exists():
             self.close(code=CLOSE_NO_ROOM)
             return
+        presence.process_started()  # sockets counted by a process that is gone (embedded default)
         scheduling.rearm()
         self.accept()
 
@@ -121,6 +122,8 @@ class TableConsumer(JsonWebsocketConsumer):
     # ------------------------------------------------------------ handlers
 
     def on_ping(self, frame: dict[str, Any]) -> None:
+        if self.seat is not None:
+            presence.seat_seen(code=self.code, seat=self.seat)
         self.send_json({"type": "pong"})
 
     def on_hello(self, frame: dict[str, Any]) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from online import scheduling, services  # services registers the ticker scheduling runs
+from online import presence, scheduling, services  # services registers the ticker scheduling runs
 
-__all__ = ["services", "sweep", "tick"]
+__all__ = ["presence", "services", "sweep", "tick"]
 
 
 @shared_task(name="online.tick", ignore_result=True)
@@ -18,4 +18,5 @@ def tick(room_id: int, version: int) -> None:
 @shared_task(name="online.sweep", ignore_result=True)
 def sweep() -> int:
     """Tick the rooms whose stored deadline passed (deadlines missed across a restart)."""
+    presence.forget_gone()  # seats whose sockets died with a process: an absent seat's turn is not waited for
     return scheduling.sweep()

@@ -301,3 +301,41 @@ def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot_while_others_stay(
     _rh, hand = services.current_hand(room)
     assert hand is not None and not hand.finished
     assert room.deadline_kind == "" and room.deadline is None  # nobody at the table: it waits
+
+
+def test_sockets_of_a_dead_process_are_taken_back(ticks: Ticks, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process died with its sockets open: the seats stay counted as connected. The sweep takes back
+    seats not seen (no ping) for PRESENCE_SECONDS — a bot then plays the absent player's turn while another
+    stays — and a ping keeps a seat; on the embedded default a new process forgets every old count."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from online import presence
+    from online.models import Seat
+
+    room, tokens = table("tractor")
+    ready_all(room, tokens)
+    rng = random.Random(8)
+    while True:
+        room.refresh_from_db()
+        _rh, hand = services.current_hand(room)
+        assert hand is not None
+        if room.deadline_kind == "deal":
+            ticks.fire()
+        elif hand.phase == "play":
+            break
+        else:
+            oracle_step(room, tokens, rng)
+    seat = hand.trick_turn
+    long_ago = timezone.now() - timedelta(seconds=presence.PRESENCE_SECONDS + 5)
+    Seat.objects.filter(room=room).update(last_seen=long_ago)
+    presence.seat_seen(code=room.code, seat=(seat + 1) % 4)  # one player's page still pings
+    assert presence.forget_gone() == 3
+    assert Seat.objects.get(room=room, seat=(seat + 1) % 4).connected == 1
+    room.refresh_from_db()
+    assert room.deadline_kind == "bot" and room.deadline_seat == seat  # the others are gone: a bot plays
+    monkeypatch.setattr(presence, "_started", False)
+    assert presence.process_started() == 1  # a new process (embedded default): the last count goes too
+    assert not Seat.objects.filter(room=room, connected__gt=0).exists()
+    assert presence.process_started() == 0  # once per process

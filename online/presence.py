@@ -1,0 +1,65 @@
+"""Who is really at the table: connection counts that outlived their sockets are taken back.
+
+A seat counts its open sockets (``Seat.connected``); a socket that closes says so. A process that dies
+(a crash, a deploy, ``kill -9``) closes nothing, so its sockets would stay counted and an absent player's
+turn would wait for ever. Two mends, both going through :func:`online.services.room_disconnect` (so the
+rules for an absent seat stay in one place):
+
+* every page pings every 25 s and each ping stamps the seat's ``last_seen`` (:func:`seat_seen`); the
+  periodic ``online.sweep`` (a Celery beat entry) takes back the sockets of seats not seen for
+  :data:`PRESENCE_SECONDS` (:func:`forget_gone`);
+* on the embedded default (one process, no broker) the first socket a process accepts takes back every
+  count (:func:`process_started`): any socket counted then belonged to a process that is gone.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from online import services
+from online.models import Room, Seat
+
+__all__ = ["PRESENCE_SECONDS", "forget_gone", "process_started", "seat_seen"]
+
+PRESENCE_SECONDS = 75
+"""Three missed pings (the page pings every 25 s): a seat counted as connected but not seen for this long
+is taken as gone."""
+
+_started = False
+_started_lock = threading.Lock()
+
+
+def seat_seen(*, code: str, seat: int) -> None:
+    """A ping from ``seat``'s socket: it is still there."""
+    Seat.objects.filter(room__code=code, seat=seat, connected__gt=0).update(last_seen=timezone.now())
+
+
+def forget_gone(*, everyone: bool = False) -> int:
+    """Take back the sockets of seats not seen for :data:`PRESENCE_SECONDS` (``everyone``: of every seat,
+    and every spectator count); answers how many seats. Each is a disconnect as if its sockets had closed:
+    a bot plays its turn while another player stays, or the next hand is dealt between hands."""
+    stale = Seat.objects.filter(connected__gt=0, bot__isnull=True)
+    if not everyone:
+        stale = stale.filter(last_seen__lt=timezone.now() - timedelta(seconds=PRESENCE_SECONDS))
+    rows = list(stale.values_list("pk", "room__code", "seat", "channel"))
+    for pk, code, seat, channel in rows:
+        Seat.objects.filter(pk=pk, connected__gt=1).update(connected=1)  # the last one closes below
+        services.room_disconnect(code=code, seat=seat, channel=channel)
+    if everyone:
+        Room.objects.filter(watchers__gt=0).update(watchers=0)
+    return len(rows)
+
+
+def process_started() -> int:
+    """On the embedded default, the first call in a process forgets every socket counted before it (they
+    belonged to a process that is gone); with a broker (several processes) the sweep does it by time."""
+    global _started
+    with _started_lock:
+        if _started or not settings.CELERY_TASK_ALWAYS_EAGER:
+            return 0
+        _started = True
+    return forget_gone(everyone=True)
