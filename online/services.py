@@ -37,8 +37,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -49,7 +47,7 @@ from gameplay.cards import parse_cards
 from gameplay.config import HandConfig
 from gameplay.errors import GameplayError
 from gameplay.hand import Hand
-from online import scheduling, tables
+from online import fanout, scheduling, tables
 from online.models import BOT_KINDS, Room, RoomAction, RoomHand, Seat, digest, new_secret
 from safety.validators import validate_display_name
 from scoring.api import explain_hand_request, score_hand_request
@@ -61,6 +59,10 @@ __all__ = ["ACTIONS", "Answer", "Connected", "Created", "Joined", "OnlineError",
 
 hand_from_log = tables.hand_from_log
 drop_cache = tables.drop_cache
+current_hand = fanout.current_hand
+state_for = fanout.state_for
+room_state = fanout.room_state
+notify = fanout.notify
 
 ACTIONS = ("declare", "pass", "bid", "name_trump", "insure", "bury", "overturn", "play")
 """The engine's actions a seat sends (``room_act``'s ``action``)."""
@@ -125,10 +127,6 @@ def _hand_at(room: Room, rh: RoomHand) -> Hand:
     """The hand of ``rh`` at the room's version: the cached one if it is that version's, else rebuilt."""
     hand = tables.take(room.pk, room.version)
     return hand if hand is not None else tables.hand_from_log(rh.log)
-
-
-def _cache_later(room_id: int, version: int, hand: Hand) -> None:
-    transaction.on_commit(lambda: tables.keep(room_id, version, hand))
 
 
 def _lock(code: str) -> Room:
@@ -569,26 +567,31 @@ def _plan(room: Room, hand: Hand | None, seats: list[Seat]) -> tuple[str, int | 
     return "", None, 0
 
 
-def _after(room: Room, hand: Hand | None) -> None:
-    """End of a write: set the room's deadline for its new version, save it, and after commit cache the
-    hand, arm the tick and tell the groups."""
+def _after(room: Room, hand: Hand | None, rh: RoomHand | None = None) -> None:
+    """End of a write: set the room's deadline for its new version, save it, and after commit tell the groups
+    (views built from the room, seats and hand held here), cache the hand and arm the tick."""
     seats = _seats(room)
     if hand is None:
         rh = _current_hand(room)
-        hand = _hand_at(room, rh) if rh is not None and not rh.finished else None
-        if hand is not None:  # taken from the cache: put it back at this version
-            _cache_later(room.pk, room.version, hand)
-    else:
-        _cache_later(room.pk, room.version, hand)
+        hand = _hand_at(room, rh) if rh is not None else None  # a finished one too: the views show its result
+    elif rh is None:
+        rh = _current_hand(room)
     kind, seat, delay = _plan(room, hand, seats)
     room.deadline_kind, room.deadline_seat = kind, seat
     room.deadline = timezone.now() + timedelta(milliseconds=delay) if kind else None
     room.deadline_version = room.version if kind else None
     room.save()
-    room_id, version, code = room.pk, room.version, room.code
-    transaction.on_commit(lambda: notify(code))
-    if kind:
-        transaction.on_commit(lambda: scheduling.schedule(room_id, version, delay))
+    room_id, version, held = room.pk, room.version, hand
+
+    def committed() -> None:
+        messages = fanout.views(room, seats, rh, held)
+        if held is not None:
+            tables.keep(room_id, version, held)
+        fanout.send(messages)
+        if kind:
+            scheduling.schedule(room_id, version, delay)
+
+    transaction.on_commit(committed)
 
 
 # ---------------------------------------------------------------- connections and the state message
@@ -640,60 +643,6 @@ def room_disconnect(*, code: str, seat: int | None, channel: str) -> None:
         row.save(update_fields=["connected", "channel", "last_seen"])
         if row.connected == 0 and room.status == Room.Status.PLAYING:  # a bot plays the seat's turn while others
             _after(room, _maybe_start(room))  # stay, or the next hand is dealt if this was the last not ready
-
-
-def room_state(*, code: str, seat: int | None, host: bool = False) -> dict[str, Any]:
-    """The ``state`` message for a seat (or a spectator: None) now."""
-    room = Room.objects.get(code=code)
-    return state_for(room, seat, host)
-
-
-def current_hand(room: Room) -> tuple[RoomHand | None, Hand | None]:
-    """The room's latest hand row and its engine hand at the room's version (cached, or rebuilt; not taken)."""
-    rh = _current_hand(room)
-    if rh is None:
-        return None, None
-    hand = tables.cached(room.pk, room.version)
-    return rh, hand if hand is not None else tables.hand_from_log(rh.log)
-
-
-def state_for(room: Room, seat: int | None, host: bool = False, *,
-              current: tuple[RoomHand | None, Hand | None] | None = None) -> dict[str, Any]:
-    from online.views import seat_view, spectator_view
-
-    seats = _seats(room)
-    rh, hand = current if current is not None else current_hand(room)
-    finished = list(RoomHand.objects.filter(room=room, finished=True).order_by("number").values_list("number", flat=True))
-    if seat is None:
-        msg = spectator_view(room, hand, seats=seats, hand_row=rh, finished=finished)
-    else:
-        msg = seat_view(room, hand, seat, seats=seats, hand_row=rh, finished=finished)
-    msg["you"]["host"] = host
-    return msg
-
-
-def notify(code: str) -> None:
-    """Send the room's new state: each connected seat its own view, the spectators the public one."""
-    room = Room.objects.filter(code=code).first()
-    if room is None:
-        return
-    seats = list(room.seats.filter(connected__gt=0).values_list("seat", flat=True))
-    if not seats and not room.watchers:
-        return
-    current = current_hand(room)
-    messages: list[tuple[str, dict[str, Any]]] = [
-        (scheduling.seat_group(code, s), {"type": "room.state", "state": state_for(room, s, current=current)}) for s in seats]
-    if room.watchers:
-        messages.append((scheduling.watch_group(code), {"type": "room.state", "state": state_for(room, None, current=current)}))
-    layer = get_channel_layer()
-    if layer is None:
-        return
-
-    async def send_all() -> None:
-        for group, message in messages:
-            await layer.group_send(group, message)
-
-    async_to_sync(send_all)()
 
 
 scheduling.set_ticker(lambda room_id, version: room_tick(room_id=room_id, version=version))
