@@ -140,8 +140,12 @@ def _seats(room: Room) -> list[Seat]:
     return list(Seat.objects.filter(room=room).order_by("seat"))
 
 
-def _seat_of(room: Room, token: str) -> Seat:
-    seat = Seat.objects.filter(room=room, token_digest=digest(token)).first() if token else None
+def _seat_of(room: Room, token: str, seats: list[Seat] | None = None) -> Seat:
+    if seats is not None:
+        mine = digest(token) if token else None
+        seat = next((s for s in seats if s.token_digest == mine), None)
+    else:
+        seat = Seat.objects.filter(room=room, token_digest=digest(token)).first() if token else None
     if seat is None:
         raise OnlineError("not_seated", "This connection holds no seat at the table.", "此连接没有座位。")
     return seat
@@ -277,8 +281,7 @@ def room_join(*, code: str, name: str, seat: int | None = None, user: Any = None
         chosen.user = user if getattr(user, "is_authenticated", False) else None
         chosen.save()
         room.version += 1
-        room.save(update_fields=["version", "updated_at"])
-        _after(room, None)
+        _after(room, seats, _current_hand(room), None)
     return Joined(room, chosen, token)
 
 
@@ -287,7 +290,8 @@ def seat_ready(*, code: str, token: str, action_id: str, version: int) -> Answer
     _check_id(action_id)
     with transaction.atomic():
         room = _lock(code)
-        seat = _seat_of(room, token)
+        seats = _seats(room)
+        seat = _seat_of(room, token, seats)
         again = _repeat(room, seat.seat, action_id)
         if again is not None:
             return again
@@ -300,8 +304,7 @@ def seat_ready(*, code: str, token: str, action_id: str, version: int) -> Answer
         seat.ready, seat.auto = True, False
         seat.save(update_fields=["ready", "auto"])
         answer = _store(room, seat.seat, action_id)
-        hand = _maybe_start(room)
-        _after(room, hand)
+        _after(room, seats, *(_maybe_start(room, seats, rh) or (rh, None)))
     return answer
 
 
@@ -323,7 +326,8 @@ def seat_bot(*, code: str, host_token: str, seat: int, bot: str | None, action_i
             raise OnlineError("bad_message", f"There is no seat {seat}.", f"没有座位 {seat}。", field="seat")
         if room.status != Room.Status.WAITING:
             raise OnlineError("refused", "The match has started: the seats are fixed.", "比赛已开始，座位已固定。")
-        row = Seat.objects.get(room=room, seat=seat)
+        seats = _seats(room)
+        row = seats[seat]
         if row.token_digest:
             raise OnlineError("seat_taken", f"Seat {seat + 1} is a player's.", f"{seat + 1}号座位已有玩家。", field="seat")
         row.bot = bot
@@ -331,8 +335,8 @@ def seat_bot(*, code: str, host_token: str, seat: int, bot: str | None, action_i
         row.ready = bot is not None
         row.save(update_fields=["bot", "name", "ready"])
         answer = _store(room, -1, action_id)
-        hand = _maybe_start(room)
-        _after(room, hand)
+        rh = _current_hand(room)
+        _after(room, seats, *(_maybe_start(room, seats, rh) or (rh, None)))
     return answer
 
 
@@ -353,7 +357,7 @@ def room_rematch(*, code: str, token: str, action_id: str, version: int) -> Answ
         room.status = Room.Status.WAITING
         Seat.objects.filter(room=room, bot__isnull=True).update(ready=False, auto=False)
         answer = _store(room, seat.seat, action_id)
-        _after(room, None)
+        _after(room, _seats(room), _current_hand(room), None)
     return answer
 
 
@@ -389,12 +393,10 @@ def _state_json(state: MatchState) -> dict[str, Any]:
             "hands_played": state.hands_played, "winner": state.winner, "drawn": state.drawn}
 
 
-def _maybe_start(room: Room) -> Hand | None:
-    """Every seat taken and ready (bots always are): deal the next hand (its shuffle stored)."""
+def _maybe_start(room: Room, seats: list[Seat], rh: RoomHand | None) -> tuple[RoomHand, Hand] | None:
+    """Every seat taken and ready (bots always are): deal the next hand (its shuffle stored); its row and hand."""
     if room.status == Room.Status.FINISHED:
         return None
-    seats = _seats(room)
-    rh = _current_hand(room)
     if rh is not None and not rh.finished:
         return None
     later = rh is not None and room.status == Room.Status.PLAYING  # a later hand: an absent seat is played by a bot
@@ -403,11 +405,15 @@ def _maybe_start(room: Room) -> Hand | None:
     config = _config(room)
     hand = Hand(config, rng=tables.SYSTEM, deck_source=tables.deck_source(config))
     number = (rh.number + 1) if rh is not None else 1
-    RoomHand.objects.create(room=room, number=number, match_number=int(room.match.get("number", 1)), log=hand.to_json())
+    row = RoomHand.objects.create(room=room, number=number, match_number=int(room.match.get("number", 1)),
+                                  log=hand.to_json())
     room.status = Room.Status.PLAYING
     Seat.objects.filter(room=room, bot__isnull=True).update(ready=False)
+    for s in seats:
+        if s.bot is None:
+            s.ready = False
     room.version += 1
-    return hand
+    return row, hand
 
 
 def _parse_cards(cards: Any) -> list[int]:
@@ -446,7 +452,8 @@ def room_act(*, code: str, token: str, action: str, action_id: str, version: int
         raise OnlineError("bad_message", f"Unknown action {action!r}.", f"未知动作 {action!r}。", field="type")
     with transaction.atomic():
         room = _lock(code)
-        seat = _seat_of(room, token)
+        seats = _seats(room)
+        seat = _seat_of(room, token, seats)
         again = _repeat(room, seat.seat, action_id)
         if again is not None:
             return again
@@ -472,7 +479,7 @@ def room_act(*, code: str, token: str, action: str, action_id: str, version: int
         _append(rh, hand, before)
         answer = _store(room, seat.seat, action_id)
         _settle_if_over(room, rh, hand)
-        _after(room, _maybe_start(room) or hand)
+        _after(room, seats, *(_maybe_start(room, seats, rh) or (rh, hand)))
     return answer
 
 
@@ -537,14 +544,14 @@ def room_tick(*, room_id: int, version: int) -> bool:
             if kind == "clock" or (seats[at].bot is None and not seats[at].auto):
                 seats[at].auto = True
                 seats[at].save(update_fields=["auto"])
-            tables.bot_act(room, hand, at, to_act, timed_out=kind == "clock")
+            tables.bot_act(room, hand, at, to_act, timed_out=kind == "clock", row=seats[at])
         else:
             tables.keep(room.pk, room.version, hand)
             return False
         _append(rh, hand, before)
         room.version += 1
         _settle_if_over(room, rh, hand)
-        _after(room, _maybe_start(room) or hand)
+        _after(room, seats, *(_maybe_start(room, seats, rh) or (rh, hand)))
     return True
 
 
@@ -567,20 +574,18 @@ def _plan(room: Room, hand: Hand | None, seats: list[Seat]) -> tuple[str, int | 
     return "", None, 0
 
 
-def _after(room: Room, hand: Hand | None, rh: RoomHand | None = None) -> None:
-    """End of a write: set the room's deadline for its new version, save it, and after commit tell the groups
-    (views built from the room, seats and hand held here), cache the hand and arm the tick."""
-    seats = _seats(room)
-    if hand is None:
-        rh = _current_hand(room)
-        hand = _hand_at(room, rh) if rh is not None else None  # a finished one too: the views show its result
-    elif rh is None:
-        rh = _current_hand(room)
+def _after(room: Room, seats: list[Seat], rh: RoomHand | None, hand: Hand | None) -> None:
+    """End of a write (the room's seats and latest hand row as the write left them; ``hand`` None: read at the
+    room's version): set the room's deadline for its new version, save it, and after commit tell the groups
+    (views built from what is held here), cache the hand and arm the tick."""
+    if hand is None and rh is not None:
+        hand = _hand_at(room, rh)  # a finished one too: the views show its result
     kind, seat, delay = _plan(room, hand, seats)
     room.deadline_kind, room.deadline_seat = kind, seat
     room.deadline = timezone.now() + timedelta(milliseconds=delay) if kind else None
     room.deadline_version = room.version if kind else None
-    room.save()
+    room.save(update_fields=["version", "status", "match", "deadline_kind", "deadline_seat", "deadline",
+                             "deadline_version", "updated_at"])
     room_id, version, held = room.pk, room.version, hand
 
     def committed() -> None:
@@ -617,7 +622,7 @@ def room_connect(*, code: str, token: str, channel: str, host_token: str = "") -
         seat.last_seen = timezone.now()
         seat.save(update_fields=["connected", "channel", "last_seen"])
         if was_absent and room.deadline_kind == "bot" and room.deadline_seat == seat.seat and not seat.auto:
-            _after(room, None)  # back in time: the seat's own clock, not a bot
+            _after(room, _seats(room), _current_hand(room), None)  # back in time: the seat's own clock, not a bot
         elif was_absent:
             transaction.on_commit(lambda: notify(code))  # the others see the seat online again
     return Connected(room, seat.seat, host, replaced)
@@ -633,7 +638,8 @@ def room_disconnect(*, code: str, seat: int | None, channel: str) -> None:
             room.watchers = max(0, room.watchers - 1)
             Room.objects.filter(pk=room.pk).update(watchers=room.watchers)
             return
-        row = Seat.objects.filter(room=room, seat=seat).first()
+        seats = _seats(room)
+        row = seats[seat] if 0 <= seat < len(seats) else None
         if row is None:
             return
         row.connected = max(0, row.connected - 1)
@@ -642,7 +648,8 @@ def room_disconnect(*, code: str, seat: int | None, channel: str) -> None:
         row.last_seen = timezone.now()
         row.save(update_fields=["connected", "channel", "last_seen"])
         if row.connected == 0 and room.status == Room.Status.PLAYING:  # a bot plays the seat's turn while others
-            _after(room, _maybe_start(room))  # stay, or the next hand is dealt if this was the last not ready
+            rh = _current_hand(room)  # stay, or the next hand is dealt if this was the last not ready
+            _after(room, seats, *(_maybe_start(room, seats, rh) or (rh, None)))
 
 
 scheduling.set_ticker(lambda room_id, version: room_tick(room_id=room_id, version=version))

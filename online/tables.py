@@ -90,10 +90,10 @@ def bot_rng(room: Room, seat: int) -> random.Random:
     return random.Random(room.pk * 1_000_003 + room.version * 7 + seat)
 
 
-def bot_act(room: Room, hand: Hand, seat: int, kind: str, *, timed_out: bool = False) -> None:
+def bot_act(room: Room, hand: Hand, seat: int, kind: str, *, timed_out: bool = False, row: Seat | None = None) -> None:
     """A bot plays ``seat``'s turn (a bot seat, or 托管) as :func:`gameplay.simulate.play_out` would; a
-    clock that ran out on naming trump names the default (spades, seed 002)."""
-    row = Seat.objects.get(room=room, seat=seat)
+    clock that ran out on naming trump names the default (spades, seed 002). ``row``: the seat's row if held."""
+    row = row if row is not None else Seat.objects.get(room=room, seat=seat)
     bot_turn(hand, make_bot(row.bot or "heuristic", bot_rng(room, seat)), kind, seat, default_trump=timed_out)
 
 
