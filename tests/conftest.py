@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from collections.abc import Iterator
@@ -29,6 +30,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "worker" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _no_playwright_loop(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Playwright's sync API leaves its event loop marked as running in the main thread for the rest of
+    the session (the browser is session-wide), and ``async_to_sync`` (Channels' group sends, the
+    WebSocket test communicators) refuses to run in a thread with a running loop. A test that is not a
+    browser test runs with that mark hidden, and gets it back afterwards, so the order in which an xdist
+    worker runs the tests does not matter."""
+    loop = asyncio._get_running_loop()
+    if loop is None or "browser" in request.keywords:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
 
 
 @pytest.fixture
