@@ -538,8 +538,9 @@ def room_tick(*, room_id: int, version: int) -> bool:
         before = len(hand.log)
         seats = _seats(room)
         to_act, at = hand.to_act()
-        if kind == "deal" and to_act == "deal":
-            tables.deal_round(room, hand, seats)
+        if kind == "deal" and to_act == "deal":  # no pace, or only bots to declare: the whole deal at once
+            whole = int(settings.ONLINE_DEAL_INTERVAL_MS) <= 0 or all(s.bot is not None or s.auto for s in seats)
+            tables.deal(room, hand, seats, whole=whole)
         elif kind in ("bot", "clock") and at is not None and at == seat:
             if kind == "clock" or (seats[at].bot is None and not seats[at].auto):
                 seats[at].auto = True

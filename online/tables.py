@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gameplay.bots import make_bot
-from gameplay.cards import deck_codes, shuffle
+from gameplay.cards import BJ, LJ, code_rank, deck_codes, shuffle
 from gameplay.config import HandConfig
 from gameplay.errors import GameplayError
 from gameplay.events import Redeal, event_from_json
@@ -18,7 +18,7 @@ from gameplay.notation import apply_event
 from gameplay.simulate import bot_turn
 from online.models import Room, Seat
 
-__all__ = ["SYSTEM", "bot_act", "cached", "deal_round", "deck_source", "drop_cache", "hand_from_log", "keep", "take"]
+__all__ = ["SYSTEM", "bot_act", "cached", "deal", "deal_round", "deck_source", "drop_cache", "hand_from_log", "keep", "take"]
 
 SYSTEM = random.SystemRandom()
 """The shuffles of online hands (the deck is stored in the log: nothing needs the seed)."""
@@ -104,6 +104,37 @@ def deal_round(room: Room, hand: Hand, seats: list[Seat]) -> None:
         if hand.phase != "deal" or hand.offers:
             return
         ev = hand.deal()
+        s = ev.seat
+        assert s is not None
+        row = seats[s]
+        if (row.bot is not None or row.auto) and hand.phase == "deal" and not hand.offers:
+            opts = hand.legal_declarations(s)
+            if opts:
+                choice = make_bot(row.bot or "heuristic", bot_rng(room, s)).declare(hand.observation(s), opts)
+                if choice:
+                    hand.declare(s, choice)
+
+
+def _opening(hand: Hand, seat: int) -> tuple[bool, ...]:
+    """Per card code, whether a newly dealt card may open a declaration for ``seat`` (a joker or a card of
+    the rank it declares with), as :func:`gameplay.simulate.play_out`'s stops."""
+    level = hand.decl_level(seat)
+    return tuple(c in (LJ, BJ) or (level is not None and c < 52 and code_rank(c) == level) for c in range(54))
+
+
+_NEVER = (False,) * 54
+
+
+def deal(room: Room, hand: Hand, seats: list[Seat], *, whole: bool) -> None:
+    """The cards of one write: one round (a player at the table may declare on each card as it comes), or
+    with ``whole`` (no deal pace, or nobody but bots to declare) up to the deal's end or an offer, dealt
+    until a card that may open a declaration for a bot seat (or 托管), which is then asked."""
+    if not whole:
+        deal_round(room, hand, seats)
+        return
+    stops = [_opening(hand, s.seat) if s.bot is not None or s.auto else _NEVER for s in seats]
+    while hand.phase == "deal" and not hand.offers:
+        ev = hand.deal_until(stops)
         s = ev.seat
         assert s is not None
         row = seats[s]
