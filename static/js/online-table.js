@@ -559,7 +559,8 @@
         line.appendChild(chips(d.cards));
       });
       (hand.bids || []).forEach(function (b) {
-        calls.appendChild(el("span", "ot-call", seatShort(b.seat) + " · " + fmt(W.bid, { n: b.amount })));
+        var said = b.amount === null || b.amount === undefined ? W.pass : fmt(W.bid, { n: b.amount });  // null: a pass
+        calls.appendChild(el("span", "ot-call", seatShort(b.seat) + " · " + said));
       });
     }
     if (hand && hand.shown_kitty && !hand.result) {
@@ -604,7 +605,7 @@
         p.appendChild(el("span", "ot-name", seatShort(s) + ": "));
         p.appendChild(chips(cards));
       });
-      if (res.kitty) {
+      if (res.kitty && res.kitty.length) {  // Yongzhou 300 has no kitty
         var k = det.appendChild(el("p", ""));
         k.appendChild(el("span", "ot-name", W.kitty + ": "));
         k.appendChild(chips(res.kitty));
