@@ -295,7 +295,7 @@ def seat_ready(*, code: str, token: str, action_id: str, version: int) -> Answer
         again = _repeat(room, seat.seat, action_id)
         if again is not None:
             return again
-        _check_version(room, version)
+        # no version check: ready is idempotent, and the four seats send it at the same version
         if room.status == Room.Status.FINISHED:
             raise OnlineError("refused", "The match is over: ask for a rematch.", "比赛已结束，可以再来一场。")
         rh = _current_hand(room)
