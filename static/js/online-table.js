@@ -58,6 +58,7 @@
   if (!cfgEl) return;
   var cfg = JSON.parse(cfgEl.textContent);
   var W = cfg.words;
+  window.CARD_WORDS = { BJ: W.big_joker, LJ: W.little_joker };  // jokers in messages (card-words.js)
   var LANG = cfg.lang;
   var root = document.getElementById("online-table");
   var joinBox = document.getElementById("online-join");
@@ -191,7 +192,7 @@
       }
       if (m.code === "not_seated" && token && !pending) { lostSeat(); return; }
       pending = null;
-      errorText = (m.message && (m.message[LANG] || m.message.en)) || m.code;
+      errorText = window.cardWords((m.message && (m.message[LANG] || m.message.en)) || m.code);  // "D3" → "♦3"
       renderError();
     } else if (m.type === "replaced") {
       replaced = true; conn = ""; renderConn();

@@ -2,6 +2,7 @@
 (function () {
   var cfg = JSON.parse(document.getElementById("trick-config").textContent);
   var W = cfg.words;
+  window.CARD_WORDS = { BJ: W.big_joker, LJ: W.small_joker };  // jokers in messages (card-words.js)
   var draft = null;
   var csrf = (JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"]) || "";
   var $ = function (id) { return document.getElementById(id); };
@@ -22,7 +23,7 @@
     if (data.issues) data.issues.forEach(function (i) { out.push(i.message); });
     else if (data.errors) Object.keys(data.errors).forEach(function (k) { out.push(k + ": " + data.errors[k].join(" ")); });
     else if (data.detail) out.push(data.detail);
-    return out.join(" ");
+    return window.cardWords(out.join(" "));  // the engine writes cards as codes ("D3"): people read "♦3"
   }
   // Seats are 0-based in the API; people read them 1–4 (or the winds) with the player: "Seat 1 · Zhang Wei".
   function seatNo(s) { return s + 1; }

@@ -171,6 +171,16 @@ def step(p: Phone, db: Path, code: str, rng: random.Random) -> str:
     return ""
 
 
+CARD_CODE = re.compile(r"(?<![A-Za-z0-9])(?:[SHCD](?:10|[2-9JQKA])|BJ|LJ)(?![A-Za-z0-9])")
+JOKERS = {"zh": {"BJ": "大王", "LJ": "小王"}, "en": {"BJ": "Big joker", "LJ": "Little joker"}}
+
+
+def card_faces(text: str, tag: str) -> str:
+    """What static/js/card-words.js makes of an engine message: "D3" → "♦3", jokers by the page's words."""
+    suits = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+    return CARD_CODE.sub(lambda m: JOKERS[tag].get(m.group(0)) or suits[m.group(0)[0]] + m.group(0)[1:], text)
+
+
 def refuse_a_play(p: Phone, db: Path, code: str, variant: str) -> bool:
     """On this phone's turn to play: tap one card the engine refuses and send it. The page shows the
     engine's reason in the phone's language; the version, the cards and the selection stay. False when
@@ -193,8 +203,10 @@ def refuse_a_play(p: Phone, db: Path, code: str, variant: str) -> bool:
     error = page.locator(".ot-error")
     error.wait_for(state="visible")
     text = error.inner_text().strip()
-    assert text == reason.message(LANGS[p.tag]).strip(), (text, reason.message(LANGS[p.tag]))
-    other = reason.message(LANGS["en" if p.tag == "zh" else "zh"]).strip()
+    expected = card_faces(reason.message(LANGS[p.tag]).strip(), p.tag)
+    assert text == expected, (text, expected)
+    assert not CARD_CODE.search(text), text  # cards as people read them ("♦3"), never as codes ("D3")
+    other = card_faces(reason.message(LANGS["en" if p.tag == "zh" else "zh"]).strip(), p.tag)
     # Chinese on a Chinese phone; English on an English one (a rule's Chinese name in brackets aside)
     assert text != other and (has_cjk(text) if p.tag == "zh" else not has_cjk(re.sub(r"\([^)]*\)", "", text))), text
     assert version(page) == before and hand_cards(page) == cards

@@ -77,6 +77,9 @@ def test_the_first_tap_on_a_card_fills_the_seat_to_play(phone: Any, live_server:
         phone.wait_for_function(f"document.querySelectorAll('#trick-plays li').length === {n} "
                                 "&& document.getElementById('play-cards').value === ''")
     shot(phone, "trick-entry-picker")
+    # the engine's messages name cards by code; the page shows their faces (static/js/card-words.js)
+    assert phone.evaluate("cardWords('1号座位出了 D3，须跟 SA SA；H10 与 BJ、LJ。ASCII SAD')") == \
+        "1号座位出了 ♦3，须跟 ♠A ♠A；♥10 与 大王、小王。ASCII SAD"
     # a tap in another text box switches the target; when it is hidden again the seat to play gets the cards
     phone.tap("#play-failed")
     phone.tap("#play-forced")
