@@ -65,9 +65,14 @@ def celery_worker(transactional_db: None) -> Iterator[Any]:
     process, so it sees the test database.
     """
     from celery.contrib.testing.worker import start_worker
+    from kombu import pools
 
     from config.celery_app import app
 
+    # A test before this one may have closed the broker pool (the broker-down faults): start from new pools.
+    pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None
     worker_id = os.environ.get("PYTEST_XDIST_WORKER", "main")
     queue = f"tests-{worker_id}-{os.getpid()}"
     saved = {k: app.conf[k] for k in ("task_always_eager", "task_default_queue")}

@@ -205,6 +205,17 @@ def test_healthz_says_503_when_the_database_is_gone(admin_client):
 # --------------------------------------------------------------------------- the broker is down
 
 
+def _new_broker_pool(app):
+    """Close every broker connection and forget the pools: the next send opens a pool on the broker URL
+    then in force. (A pool closed with force_close_all stays closed and stays cached, by kombu and by the
+    app: every later send in this process, a worker test's included, would fail 'Acquire on closed pool'.)"""
+    from kombu import pools
+
+    pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
 @pytest.fixture
 def broker_down(settings, monkeypatch):
     from config.celery_app import app
@@ -214,12 +225,12 @@ def broker_down(settings, monkeypatch):
     saved = {k: app.conf[k] for k in ("broker_url", "result_backend", "task_always_eager")}
     settings.CELERY_BROKER_URL = url
     app.conf.update(broker_url=url, result_backend=None, task_always_eager=False)
-    app.pool.force_close_all()
+    _new_broker_pool(app)
     try:
         yield url
     finally:
         app.conf.update(saved)
-        app.pool.force_close_all()
+        _new_broker_pool(app)
 
 
 def test_bulk_print_with_the_broker_down_fails_at_once_with_a_message(scene, broker_down,
