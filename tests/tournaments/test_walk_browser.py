@@ -74,8 +74,12 @@ def test_the_projector_fills_the_screen_without_the_site_around_it(browser: Any,
     assert size_now["text"] >= height / 40 and size_now["font"] >= height / 15, size_now  # readable across a room
     seats = page.locator(".live-seat")
     assert seats.count() == 4
+    # the seats share the screen (waited for: the page redraws them when the socket's first state arrives)
+    page.wait_for_function(f"[...document.querySelectorAll('.live-seat')].length === 4 && "
+                           f"[...document.querySelectorAll('.live-seat')].every(e => e.getBoundingClientRect().height > {height / 4})",
+                           timeout=10_000)
     boxes = [seats.nth(i).bounding_box() for i in range(4)]
-    assert all(b is not None and b["height"] > height / 4 for b in boxes)  # the seats share the screen
+    assert all(b is not None and b["height"] > height / 4 for b in boxes), boxes
     summary = page.locator("#live-summary").inner_text()
     if locale.startswith("zh"):
         assert "拖拉机" in summary and "tractor" not in summary
