@@ -50,6 +50,17 @@ def _no_playwright_loop(request: pytest.FixtureRequest) -> Iterator[None]:
         asyncio._set_running_loop(loop)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """Each test gets channel layers of its own: a layer's locks and connections belong to the event loop
+    that first used them (channels-redis's receive lock), and every test's communicators run on a new loop."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
 @pytest.fixture
 def celery_app_eager() -> Any:
     from config.celery_app import app
