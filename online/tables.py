@@ -97,6 +97,16 @@ def bot_act(room: Room, hand: Hand, seat: int, kind: str, *, timed_out: bool = F
     bot_turn(hand, make_bot(row.bot or "heuristic", bot_rng(room, seat)), kind, seat, default_trump=timed_out)
 
 
+def _bot_may_declare(room: Room, hand: Hand, row: Seat) -> None:
+    """A bot seat (or 托管) that may declare on the card it was just dealt is asked, as a player would be."""
+    if (row.bot is not None or row.auto) and hand.phase == "deal" and not hand.offers:
+        opts = hand.legal_declarations(row.seat)
+        if opts:
+            choice = make_bot(row.bot or "heuristic", bot_rng(room, row.seat)).declare(hand.observation(row.seat), opts)
+            if choice:
+                hand.declare(row.seat, choice)
+
+
 def deal_round(room: Room, hand: Hand, seats: list[Seat]) -> None:
     """One round of cards (one to each seat), stopping at an offer or the deal's end; a bot seat (or 托管)
     that may declare on the card it got is asked, as a player would be."""
@@ -106,13 +116,7 @@ def deal_round(room: Room, hand: Hand, seats: list[Seat]) -> None:
         ev = hand.deal()
         s = ev.seat
         assert s is not None
-        row = seats[s]
-        if (row.bot is not None or row.auto) and hand.phase == "deal" and not hand.offers:
-            opts = hand.legal_declarations(s)
-            if opts:
-                choice = make_bot(row.bot or "heuristic", bot_rng(room, s)).declare(hand.observation(s), opts)
-                if choice:
-                    hand.declare(s, choice)
+        _bot_may_declare(room, hand, seats[s])
 
 
 def _opening(hand: Hand, seat: int) -> tuple[bool, ...]:
@@ -137,10 +141,4 @@ def deal(room: Room, hand: Hand, seats: list[Seat], *, whole: bool) -> None:
         ev = hand.deal_until(stops)
         s = ev.seat
         assert s is not None
-        row = seats[s]
-        if (row.bot is not None or row.auto) and hand.phase == "deal" and not hand.offers:
-            opts = hand.legal_declarations(s)
-            if opts:
-                choice = make_bot(row.bot or "heuristic", bot_rng(room, s)).declare(hand.observation(s), opts)
-                if choice:
-                    hand.declare(s, choice)
+        _bot_may_declare(room, hand, seats[s])
