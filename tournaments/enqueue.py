@@ -23,6 +23,7 @@ from config.celery_app import app
 # The registered names of the tournaments app's tasks (tournaments/tasks.py registers them).
 PRINT_JOB = "tournaments.print_job"
 PDF_RENDER = "tournaments.pdf_render"
+RATINGS_RECOMPUTE = "tournaments.ratings_recompute"
 
 # What a broker that is down or refuses us raises on the way (kombu wraps most; redis-py, amqp not all).
 BROKER_ERRORS = (OperationalError, CeleryError, OSError, ConnectionError)

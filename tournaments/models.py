@@ -19,6 +19,12 @@ from django.utils.translation import gettext_lazy as _
 import variants
 from safety.validators import validate_display_name
 from tournaments.labels import round_label
+from tournaments.rating_models import Club
+from tournaments.rating_models import PlayerRating as PlayerRating  # re-exported: the ratings' models
+from tournaments.rating_models import RatedMatch as RatedMatch
+from tournaments.rating_models import RatingChange as RatingChange
+from tournaments.rating_models import RatingFamily as RatingFamily
+from tournaments.rating_models import RatingPool as RatingPool
 
 
 def new_token() -> str:
@@ -50,6 +56,8 @@ class Player(TimeStamped):
     club = models.CharField(_("club"), max_length=100, blank=True)
     contact = models.CharField(_("contact"), max_length=200, blank=True)
     rating = models.IntegerField(_("rating"), null=True, blank=True)
+    is_private = models.BooleanField(_("private"), default=False,
+                                     help_text=_("Keep this player off the public ladders and rating pages."))
 
     class Meta:
         ordering = ["name", "id"]
@@ -110,6 +118,11 @@ class Tournament(TimeStamped):
     seat_names = models.CharField(
         _("seat names"), max_length=10, choices=SeatNames.choices, default=SeatNames.NUMBERS,
         help_text=_("How seats are called on pages, sheets and messages; the API keeps seats 0-based."))
+    club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments",
+                             verbose_name=_("club"), help_text=_("Its results count for the club's ladder too."))
+    rate_awarded = models.BooleanField(
+        _("rate awarded results"), default=False,
+        help_text=_("Count results awarded by the organizer for the ratings (forfeits and byes never count)."))
     require_confirmation = models.BooleanField(
         _("results need confirmation"), default=False,
         help_text=_("A result becomes final when the other side (or an organizer) confirms it."))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.enqueue import PDF_RENDER, PRINT_JOB
+from tournaments.enqueue import PDF_RENDER, PRINT_JOB, RATINGS_RECOMPUTE
 from tournaments.services.pdf_cache import pdf_render_latest
 from tournaments.services.printing import print_job_run
+from tournaments.services.ratings import ratings_pool_recompute
 
 # A bulk print of 128 score sheets renders in well under a minute; these limits stop a runaway job.
 PRINT_SOFT_TIME_LIMIT = 5 * 60
@@ -38,3 +39,17 @@ def pdf_render_task(path: str, query: str, language: str, base_url: str) -> str:
     """Render the latest PDF of the document at ``path?query`` in ``language`` for anonymous visitors
     and store it (:func:`tournaments.services.pdf_cache.pdf_render_latest` re-fetches everything)."""
     return pdf_render_latest(path=path, query=query, language=language, base_url=base_url)
+
+
+# A recompute replays one pool from the earliest changed result: seconds for a club, a few minutes for
+# a site of 200,000 matches from the very beginning (bench/ratings.py).
+RATINGS_SOFT_TIME_LIMIT = 20 * 60
+RATINGS_TIME_LIMIT = 25 * 60
+
+
+@shared_task(name=RATINGS_RECOMPUTE, ignore_result=True, acks_late=True,
+             soft_time_limit=RATINGS_SOFT_TIME_LIMIT, time_limit=RATINGS_TIME_LIMIT)
+def ratings_recompute_task(pool_id: int) -> int:
+    """Recompute the ratings of pool ``pool_id`` from its earliest changed result
+    (:func:`tournaments.services.ratings.ratings_pool_recompute` re-reads the mark under its lock)."""
+    return ratings_pool_recompute(pool_id=pool_id)

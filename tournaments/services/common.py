@@ -17,6 +17,7 @@ from tournaments.errors import NotAllowed, ServiceError, StaleVersion
 from tournaments.models import AuditEntry, Match, Stage, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.selectors.stamps import changes_key, new_stamp
+from tournaments.services.ratings import ratings_sync_quietly
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +72,9 @@ class Changed:
         if self.covered_by is not None and self.covered_by.done:
             return
         self.done = True
+        # The ratings follow every committed result (docs/ratings.md): a new final result is added at
+        # once, any other change queues a recompute; a failure is logged, the write stands.
+        ratings_sync_quietly(sorted(self.match_ids))
         stamp = touch_tournament(self.tournament_id)
         for receiver, answer in tournament_changed.send_robust(
                 sender=Changed, tournament_id=self.tournament_id, stamp=stamp, match_ids=sorted(self.match_ids)):

@@ -13,9 +13,10 @@ from django.utils.translation import gettext as _
 
 import variants
 from tournaments.errors import ServiceError
-from tournaments.models import Entry, Match, Player, Team, Tournament, Variant
+from tournaments.models import Club, Entry, Match, Player, Team, Tournament, Variant
 from tournaments.services.common import Actor, audit, require_organizer
 from tournaments.services.options import options_validate
+from tournaments.services.ratings import ratings_after_commit, ratings_forget
 from tournaments.services.transfer import entry_check_in
 
 STATUS_FLOW: dict[str, set[str]] = {
@@ -63,7 +64,8 @@ MAX_SEED = 2**31 - 1  # the largest seed the database column holds
 def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", options: Mapping[str, Any] | None = None,
                       decks: int = 2, players_per_table: int = 4, starts_on: dt.date | None = None,
                       ends_on: dt.date | None = None, venue: str = "", is_public: bool = True,
-                      require_confirmation: bool = False, seat_names: str = "numbers") -> Tournament:
+                      require_confirmation: bool = False, seat_names: str = "numbers", club: Club | None = None,
+                      rate_awarded: bool = False) -> Tournament:
     if variant not in Variant.values:
         raise ServiceError.one("variant", _("Unknown variant; choose one of %(v)s.") % {"v": ", ".join(Variant.values)})
     spec = variants.get(variant)
@@ -80,7 +82,8 @@ def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", option
         tournament = Tournament.objects.create(
             owner=owner, name=_clean_name(name, max_length=200), variant=variant, options=options, decks=decks,
             players_per_table=players_per_table, starts_on=starts_on, ends_on=ends_on, venue=(venue or "").strip(),
-            is_public=is_public, require_confirmation=require_confirmation, seat_names=seat_names,
+            is_public=is_public, require_confirmation=require_confirmation, seat_names=seat_names, club=club,
+            rate_awarded=bool(rate_awarded),
         )
         audit(actor=actor, action="tournament.create", tournament=tournament, target=f"tournament:{tournament.pk}",
               data={"name": tournament.name, "variant": variant, "options": options})
@@ -137,7 +140,9 @@ def team_delete(*, team: Team, actor: Actor) -> None:
         team.delete()
         audit(actor=actor, action="team.delete", tournament=None, target=f"team:{pk}", data={"name": name})
 
-EDITABLE = ("name", "venue", "starts_on", "ends_on", "is_public", "options", "require_confirmation", "seat_names")
+EDITABLE = ("name", "venue", "starts_on", "ends_on", "is_public", "options", "require_confirmation", "seat_names",
+            "club", "rate_awarded")
+RATED_AS = ("club", "rate_awarded")  # what decides how the tournament's results count for the ratings
 
 
 def _check_seat_names(value: str) -> None:
@@ -166,11 +171,14 @@ def tournament_update(*, tournament: Tournament, actor: Actor, **changes: Any) -
         ends = changes.get("ends_on", tournament.ends_on)
         if starts and ends and ends < starts:
             raise ServiceError.one("ends_on", _("The tournament cannot end before it starts."))
+        rated_as = [getattr(tournament, key) for key in RATED_AS]
         for key, value in changes.items():
             setattr(tournament, key, value)
         tournament.save()
         audit(actor=actor, action="tournament.update", tournament=tournament, target=f"tournament:{tournament.pk}",
               data={k: str(v) for k, v in changes.items()})
+        if rated_as != [getattr(tournament, key) for key in RATED_AS]:
+            ratings_after_commit(Match.objects.filter(stage__tournament=tournament).values_list("pk", flat=True))
         return tournament
 
 
@@ -182,6 +190,7 @@ def tournament_delete(*, tournament: Tournament, actor: Actor) -> None:
         if tournament.status != Tournament.Status.DRAFT:
             raise ServiceError.one("status", _("Only a draft tournament can be deleted."))
         pk, name = tournament.pk, tournament.name
+        ratings_forget(match_ids=Match.objects.filter(stage__tournament=tournament).values_list("pk", flat=True))
         tournament.delete()
         audit(actor=actor, action="tournament.delete", tournament=None, target=f"tournament:{pk}",
               data={"name": name})

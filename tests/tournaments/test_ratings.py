@@ -1,0 +1,210 @@
+"""Club ratings (issue 33, docs/ratings.md): every final result rates its players in time order —
+partners as a team, seated players by their rank at the table — byes and forfeits never, awarded results
+only when the tournament says so; a correction, an undo or a deleted tournament recomputes from that
+point, and recomputing everything from the stored results gives the same figures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from tests.tournaments.factories import TAKEOVER, UserFactory, make_tournament, play_hand, win_match
+from tests.tournaments.test_table_corrections import RED_FIVE, played
+from tournaments.formats.ratings import Game, Ledger, ModelOptions
+from tournaments.models import Club, Match, PlayerRating, RatedMatch, RatingChange, RatingPool, Tournament
+from tournaments.services import Actor, hand_correct, hand_undo
+from tournaments.services.hands import match_confirm
+from tournaments.services.ratings import ratings_forget, ratings_rebuild
+from tournaments.services.results import match_award
+from tournaments.services.setup import tournament_update
+from tournaments.services.stages import swiss_next_round
+
+# Real commits: the ratings follow each committed write (after-commit callbacks, as in production).
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def players_of(match: Match, side: int) -> list[int]:
+    team = match.entry(side).team  # type: ignore[union-attr]
+    return [team.player1_id, team.player2_id]
+
+
+def site(family: str = "partnership") -> RatingPool:
+    return RatingPool.objects.get(club__isnull=True, family=family)
+
+
+def table(pool: RatingPool) -> dict[int, tuple[float, float, int, int, int, list[int]]]:
+    """Every stored rating of a pool, and its history rows, for comparing two computations."""
+    return {r.player_id: (round(r.mu, 9), round(r.sigma, 9), r.display, r.matches, r.trend, list(r.recent))
+            for r in PlayerRating.objects.filter(pool=pool)}
+
+
+def history(pool: RatingPool) -> list[tuple[Any, ...]]:
+    return [(c.player_id, c.match_id, c.played_at, c.rank, round(c.mu_after, 9), round(c.sigma_after, 9),
+             c.display_before, c.display_after, c.matches_after)
+            for c in RatingChange.objects.filter(pool=pool).order_by("played_at", "match_id", "player_id")]
+
+
+def snapshot() -> dict[tuple[int | None, str], tuple[Any, ...]]:
+    return {(p.club_id, p.family): (table(p), history(p)) for p in RatingPool.objects.all()}
+
+
+def first_ready(tournament: Tournament) -> Match:
+    match = Match.objects.filter(stage__tournament=tournament, status="ready").order_by("position").first()
+    assert match is not None
+    return match
+
+
+def test_a_won_partnership_match_rates_the_partners_as_a_team(organizer: Any) -> None:
+    """The two winners go up together and the two losers down; each gets a history row; the figures are
+    OpenSkill's Plackett–Luce for a team of two against a team of two."""
+    tournament = make_tournament(owner=organizer, teams=4)
+    match = win_match(first_ready(tournament), 0, Actor(organizer))
+    winners, losers = players_of(match, 0), players_of(match, 1)
+    ratings = {r.player_id: r for r in PlayerRating.objects.filter(pool=site())}
+    assert set(ratings) == {*winners, *losers}
+    expected = Ledger(ModelOptions()).play(Game(1, (tuple(winners), tuple(losers)), (1, 2)))
+    for change in expected:
+        stored = ratings[change.player]
+        assert stored.mu == pytest.approx(change.after.mu) and stored.sigma == pytest.approx(change.after.sigma)
+        assert stored.display == change.after.display and stored.matches == 1
+    assert all(ratings[p].display > 1500 > ratings[q].display for p in winners for q in losers)
+    rows = RatingChange.objects.filter(pool=site(), match=match)
+    assert sorted(rows.values_list("player_id", "rank")) == sorted([(p, 1) for p in winners] + [(p, 2) for p in losers])
+    assert RatedMatch.objects.get(match=match).level_gap > 0
+
+
+def test_an_unfinished_or_unconfirmed_match_is_not_rated(organizer: Any) -> None:
+    tournament = make_tournament(owner=organizer, teams=4, require_confirmation=True)
+    match = win_match(first_ready(tournament), 1, Actor(organizer))
+    assert match.confirmed_at is None and not PlayerRating.objects.exists()
+    match_confirm(match_id=match.pk, actor=Actor(organizer))
+    assert PlayerRating.objects.filter(pool=site()).count() == 4
+
+
+def test_forfeits_are_never_rated_and_awards_only_when_the_tournament_says_so(organizer: Any) -> None:
+    tournament = make_tournament(owner=organizer, teams=4)
+    one, two = Match.objects.filter(stage__tournament=tournament, status="ready").order_by("position")[:2]
+    match_award(match_id=one.pk, winner_side=0, reason="no show", actor=Actor(organizer), kind="forfeit")
+    match_award(match_id=two.pk, winner_side=1, reason="illness", actor=Actor(organizer))
+    assert not RatedMatch.objects.exists() and not PlayerRating.objects.exists()
+    tournament_update(tournament=tournament, actor=Actor(organizer), rate_awarded=True)
+    assert list(RatedMatch.objects.values_list("match_id", flat=True)) == [two.pk]
+    assert PlayerRating.objects.filter(pool=site()).count() == 4
+
+
+def test_a_swiss_bye_is_not_rated(organizer: Any) -> None:
+    tournament = make_tournament(owner=organizer, teams=3, start=False)
+    from tournaments.services.stages import stage_create, stage_start
+
+    stage = stage_create(tournament=tournament, actor=Actor(organizer), format="swiss", rounds=2)
+    stage_start(stage=stage, actor=Actor(organizer), random_seed=1)
+    bye = Match.objects.get(stage=stage, status="bye")
+    played_match = Match.objects.get(stage=stage, status="ready")
+    win_match(played_match, 0, Actor(organizer))
+    assert not RatedMatch.objects.filter(match=bye).exists()
+    assert PlayerRating.objects.filter(pool=site()).count() == 4
+    swiss_next_round(stage=stage, actor=Actor(organizer))
+
+
+def test_an_individual_table_rates_each_seat_by_its_rank(organizer: Any) -> None:
+    """Red five: four seated players, ranked by their game points (the table's totals)."""
+    match = played(organizer, "red-five", hands=3, figures=RED_FIVE)
+    assert match.status == Match.Status.FINISHED and match.confirmed_at is not None
+    fact = RatedMatch.objects.get(match=match)
+    totals = match.state["totals"]
+    seated = [s.entry.player_id for s in match.seats.order_by("seat")]
+    assert fact.sides == [[p] for p in seated] and len(fact.ranks) == 4
+    best = max(totals)
+    assert all((rank == 1) == (total == best) for rank, total in zip(fact.ranks, totals, strict=True))
+    ratings = {r.player_id: r.display for r in PlayerRating.objects.filter(pool=site("red-five"))}
+    top = [p for p, t in zip(seated, totals, strict=True) if t == best]
+    bottom = [p for p, t in zip(seated, totals, strict=True) if t == min(totals)]
+    assert all(ratings[a] > ratings[b] for a in top for b in bottom)
+
+
+def test_a_correction_or_an_undo_recomputes_from_that_match(organizer: Any) -> None:
+    """Two matches of one elimination round; the earlier one is corrected to the other winner, then
+    undone: each time the ratings are what a recompute of everything from the results gives."""
+    tournament = make_tournament(owner=organizer, teams=4)
+    actor = Actor(organizer)
+    first, second = Match.objects.filter(stage__tournament=tournament, status="ready").order_by("position")[:2]
+    win_match(first, 0, actor)
+    win_match(second, 1, actor)
+    before = snapshot()
+    first.refresh_from_db()
+    # The first hand of the first match becomes a takeover: the match is replayed, its result changes.
+    corrected = hand_correct(match_id=first.pk, number=1, outcome=TAKEOVER, version=first.version, actor=actor,
+                             force=True).match
+    assert snapshot() != before
+    after_correction = snapshot()
+    ratings_rebuild()
+    assert snapshot() == after_correction
+    corrected.refresh_from_db()
+    hand_undo(match_id=corrected.pk, version=corrected.version, actor=actor, force=True)
+    corrected.refresh_from_db()
+    assert corrected.status != Match.Status.FINISHED
+    assert not RatedMatch.objects.filter(match=corrected).exists()
+    assert not RatingChange.objects.filter(match=corrected).exists()
+    undone = snapshot()
+    ratings_rebuild()
+    assert snapshot() == undone
+
+
+def test_a_deleted_tournament_is_taken_out_of_the_ratings(organizer: Any) -> None:
+    actor = Actor(organizer)
+    gone = make_tournament(owner=organizer, teams=2, name="Gone")
+    kept = make_tournament(owner=organizer, teams=2, name="Kept")
+    win_match(first_ready(gone), 0, actor)
+    win_match(first_ready(kept), 1, actor)
+    with transaction.atomic():  # as tournament_delete does, in the deleting transaction
+        ratings_forget(match_ids=Match.objects.filter(stage__tournament=gone).values_list("pk", flat=True))
+        Match.objects.filter(stage__tournament=gone).delete()
+        gone.delete()
+    now = snapshot()
+    ratings_rebuild()
+    assert snapshot() == now
+    assert PlayerRating.objects.filter(pool=site()).count() == 4
+    assert all(r.matches == 1 for r in PlayerRating.objects.all())
+
+
+def test_a_club_ladder_uses_the_clubs_options_and_recomputes_when_they_change(organizer: Any) -> None:
+    club = Club.objects.create(name="长沙拖拉机协会", rating_sigma=6.0)
+    tournament = make_tournament(owner=organizer, teams=2, club=club)
+    win_match(first_ready(tournament), 0, Actor(organizer))
+    club_pool = RatingPool.objects.get(club=club, family="partnership")
+    club_sigmas = set(PlayerRating.objects.filter(pool=club_pool).values_list("sigma", flat=True))
+    site_sigmas = set(PlayerRating.objects.filter(pool=site()).values_list("sigma", flat=True))
+    assert max(club_sigmas) < 6.0 < min(site_sigmas)
+    from tournaments.services.ratings import ratings_club_changed
+
+    club.rating_sigma = 8.0
+    club.save()
+    ratings_club_changed(club=club)
+    assert min(PlayerRating.objects.filter(pool=club_pool).values_list("sigma", flat=True)) > 6.0
+
+
+def test_incremental_figures_equal_a_recompute_of_everything(organizer: Any) -> None:
+    """Many results in two tournaments and a club, some confirmed out of order, one corrected: the
+    figures kept up match by match are exactly those of a recompute from scratch."""
+    actor = Actor(organizer)
+    club = Club.objects.create(name="Paris Tractor Club", rating_margin=1.0)
+    one = make_tournament(owner=organizer, teams=8, club=club, require_confirmation=True)
+    two = make_tournament(owner=UserFactory(), teams=4)
+    matches = list(Match.objects.filter(stage__tournament=one, status="ready").order_by("position"))
+    for index, match in enumerate(matches):
+        win_match(match, index % 2, actor)
+    for match in reversed(matches):  # confirmed in the reverse order of finishing
+        match_confirm(match_id=match.pk, actor=actor)
+    for match in Match.objects.filter(stage__tournament=two, status="ready"):
+        play_hand(match, TAKEOVER, Actor(two.owner))
+        win_match(match, 1, Actor(two.owner))
+    last = Match.objects.filter(stage__tournament=two, status="finished").order_by("position").first()
+    assert last is not None
+    hand_correct(match_id=last.pk, number=5, outcome=TAKEOVER, version=last.version, actor=Actor(two.owner))
+    incremental = snapshot()
+    rated = {key for key, (rows, _history) in incremental.items() if rows}
+    assert rated == {(None, "partnership"), (club.pk, "partnership")}
+    assert ratings_rebuild() == RatedMatch.objects.count() == 5  # 4 + 2 played, one made unfinished again
+    assert snapshot() == incremental

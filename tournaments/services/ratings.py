@@ -1,0 +1,538 @@
+"""Ratings from every final match result (docs/ratings.md): the facts of each result, the pools (the
+site and each club, per variant family), an incremental update per finished match and a recompute from
+a point in time.
+
+When: after the commit of every write to a tournament (:class:`tournaments.services.common.Changed`
+calls :func:`ratings_sync` with the matches written to), so a rating never holds up or fails the write
+of a result. :func:`ratings_sync` derives the facts of those matches again and compares them with the
+stored :class:`~tournaments.models.RatedMatch` rows: a new result later than everything a pool has
+rated is added at once (a few queries); any other change — a correction, an undo, a result confirmed
+out of order, a deleted tournament, changed club options — marks the pool dirty from that point and
+queues :func:`ratings_pool_recompute` (a Celery task, by name; in-process without a broker), which
+replays the pool's stored facts from there. Every rating write locks the site pool of its family first
+(then the club pools), so updates of one family happen one after the other.
+
+Which results: a match finished and confirmed (its result final) with two sides (partnerships: the two
+partners of each team, ranked by the winner, a draw ties) or three or four seated players (individual
+tables: ranked by their totals, game points or net). Byes and forfeits are not rated; a result awarded
+by the organizer only when the tournament's ``rate_awarded`` says so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Q, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+import variants
+from tournaments.enqueue import RATINGS_RECOMPUTE, BrokerUnavailable, enqueue
+from tournaments.formats.ratings import (
+    TREND_MATCHES,
+    Change,
+    Game,
+    Ledger,
+    ModelOptions,
+    Skill,
+    ranks_from_points,
+    skill_from_history,
+)
+from tournaments.models import (
+    Adjustment,
+    Club,
+    Match,
+    PlayerRating,
+    RatedMatch,
+    RatingChange,
+    RatingFamily,
+    RatingPool,
+    TableSeat,
+)
+from tournaments.selectors.matches import level_index
+
+logger = logging.getLogger(__name__)
+
+BATCH = 2000
+# "Dirty from the beginning": a recompute of the whole pool (changed options, a rebuild).
+BEGINNING = (dt.datetime(1970, 1, 1, tzinfo=dt.UTC), 0)
+
+
+def family_of(variant: str) -> str:
+    """The rating family of a variant: tractor and chaodi share the partnership ladder."""
+    spec = variants.get(variant)
+    if spec.partnership:
+        return RatingFamily.PARTNERSHIP
+    return RatingFamily.RED_FIVE if spec.declaring.bids else RatingFamily.YONGZHOU
+
+
+def options_of(club: Club | None) -> ModelOptions:
+    """The model's parameters of a pool: the club's, or OpenSkill's defaults for the site's ladders."""
+    if club is None:
+        return ModelOptions()
+    return ModelOptions(mu=club.rating_mu, sigma=club.rating_sigma, beta=club.rating_beta, tau=club.rating_tau,
+                        margin=club.rating_margin)
+
+
+# --------------------------------------------------------------------------- facts
+
+
+@dataclass(frozen=True)
+class Fact:
+    """What one final result gives the ratings (the content of a :class:`RatedMatch` row)."""
+
+    match_id: int
+    club_id: int | None
+    family: str
+    played_at: dt.datetime
+    sides: tuple[tuple[int, ...], ...]
+    ranks: tuple[int, ...]
+    level_gap: int = 0
+
+    @property
+    def key(self) -> tuple[dt.datetime, int]:
+        return (self.played_at, self.match_id)
+
+    def game(self) -> Game:
+        return Game(self.key, self.sides, self.ranks, self.level_gap)
+
+    @classmethod
+    def of_row(cls, row: RatedMatch | Mapping[str, Any]) -> Fact:
+        get = row.get if isinstance(row, Mapping) else (lambda name: getattr(row, name))
+        return cls(int(get("match_id")), get("club_id"), str(get("family")), get("played_at"),
+                   tuple(tuple(int(p) for p in side) for side in get("sides")),
+                   tuple(int(r) for r in get("ranks")), int(get("level_gap")))
+
+    def row(self) -> RatedMatch:
+        return RatedMatch(match_id=self.match_id, club_id=self.club_id, family=self.family, played_at=self.played_at,
+                          sides=[list(s) for s in self.sides], ranks=list(self.ranks), level_gap=self.level_gap)
+
+
+MATCH_FIELDS = ("pk", "finished_at", "confirmed_at", "winner_side", "is_draw", "state",
+                "stage__tournament__variant", "stage__tournament__club_id", "stage__tournament__rate_awarded",
+                "entry0__team__player1_id", "entry0__team__player2_id", "entry0__player_id",
+                "entry1__team__player1_id", "entry1__team__player2_id", "entry1__player_id")
+
+
+def _partnership_sides(row: Mapping[str, Any]) -> tuple[tuple[int, ...], ...] | None:
+    sides = []
+    for side in ("entry0", "entry1"):
+        ids = (row[f"{side}__team__player1_id"], row[f"{side}__team__player2_id"])
+        if None in ids:
+            ids = (row[f"{side}__player_id"], None)
+            if ids[0] is None:
+                return None
+        sides.append(tuple(int(p) for p in ids if p is not None))
+    return tuple(sides)
+
+
+def _fact_of(row: Mapping[str, Any], award: str | None, seats: Sequence[int | None]) -> Fact | None:
+    """The fact of one finished, confirmed match (``row``: :data:`MATCH_FIELDS`), or None when it is
+    not rated (a forfeit, an award the tournament does not rate, missing players)."""
+    if award == Adjustment.Kind.FORFEIT or (award == Adjustment.Kind.AWARDED
+                                            and not row["stage__tournament__rate_awarded"]):
+        return None
+    family = family_of(row["stage__tournament__variant"])
+    state = row["state"] or {}
+    gap = 0
+    if family == RatingFamily.PARTNERSHIP:
+        sides = _partnership_sides(row)
+        if sides is None or (row["winner_side"] is None and not row["is_draw"]):
+            return None
+        if row["is_draw"]:
+            ranks: tuple[int, ...] = (1, 1)
+        else:
+            winner = int(row["winner_side"])
+            ranks = (1, 2) if winner == 0 else (2, 1)
+            levels = state.get("levels") or ["", ""]
+            gap = level_index(levels[winner]) - level_index(levels[1 - winner])
+    else:
+        totals = state.get("totals") or []
+        if len(seats) < 2 or None in seats or len(totals) != len(seats):
+            return None
+        sides = tuple((int(p),) for p in seats if p is not None)
+        ranks = ranks_from_points([float(t) for t in totals])
+    players = [p for side in sides for p in side]
+    if len(set(players)) != len(players):
+        return None  # one person on both sides (two teams sharing a player): nothing to learn
+    played_at = row["finished_at"] or row["confirmed_at"]
+    return Fact(int(row["pk"]), row["stage__tournament__club_id"], family, played_at, sides, ranks, max(gap, 0))
+
+
+def derive_facts(match_ids: Iterable[int] | None = None) -> dict[int, Fact]:
+    """The facts of the rated matches among ``match_ids`` (None: every match), from the stored results
+    in a handful of queries (matches, awards, table seats)."""
+    matches = Match.objects.filter(status=Match.Status.FINISHED, confirmed_at__isnull=False)
+    awards_qs = Adjustment.objects.filter(kind__in=[Adjustment.Kind.AWARDED, Adjustment.Kind.FORFEIT],
+                                          match__isnull=False)
+    seats_qs = TableSeat.objects.all()
+    if match_ids is not None:
+        ids = sorted(set(match_ids))
+        if not ids:
+            return {}
+        matches, awards_qs = matches.filter(pk__in=ids), awards_qs.filter(match_id__in=ids)
+        seats_qs = seats_qs.filter(match_id__in=ids)
+    awards: dict[int, str] = {}
+    for match_id, kind in awards_qs.order_by("created_at", "id").values_list("match_id", "kind"):
+        awards[match_id] = kind  # the latest decision stands (as the match's result takes it)
+    seats: dict[int, list[tuple[int, int | None]]] = {}
+    for match_id, seat, player_id in seats_qs.values_list("match_id", "seat", "entry__player_id"):
+        seats.setdefault(match_id, []).append((seat, player_id))
+    facts = {}
+    for row in matches.values(*MATCH_FIELDS).iterator(chunk_size=BATCH):
+        table = [player for _seat, player in sorted(seats.get(row["pk"], []))]
+        fact = _fact_of(row, awards.get(row["pk"]), table)
+        if fact is not None:
+            facts[fact.match_id] = fact
+    return facts
+
+
+# --------------------------------------------------------------------------- pools
+
+
+def key_at_or_after(at: dt.datetime, match_id: int, *, at_field: str = "played_at",
+                    match_field: str = "match_id") -> Q:
+    """Rows at or after the point (``at``, ``match_id``) in rating order."""
+    return Q(**{f"{at_field}__gt": at}) | Q(**{at_field: at, f"{match_field}__gte": match_id})
+
+
+def pool_get(club_id: int | None, family: str) -> RatingPool:
+    pool, _created = RatingPool.objects.get_or_create(club_id=club_id, family=family)
+    return pool
+
+
+def pools_locked(keys: Iterable[tuple[int | None, str]]) -> dict[tuple[int | None, str], RatingPool]:
+    """The pools of ``keys`` (created when missing), locked: the site pools of their families first,
+    then the clubs' — every writer takes them in this order."""
+    wanted = set(keys) | {(None, family) for _club, family in keys}
+
+    def lock() -> dict[tuple[int | None, str], RatingPool]:
+        found: dict[tuple[int | None, str], RatingPool] = {}
+        sites = sorted(family for club, family in wanted if club is None)
+        clubs = Q(pk__in=[])
+        for club, family in wanted:
+            if club is not None:
+                clubs |= Q(club_id=club, family=family)
+        for rows in (RatingPool.objects.filter(club__isnull=True, family__in=sites),
+                     RatingPool.objects.filter(clubs)):
+            found.update({(p.club_id, p.family): p for p in rows.select_for_update().order_by("pk")})
+        return found
+
+    found = lock()
+    if len(found) < len(wanted):
+        for club, family in wanted - found.keys():
+            pool_get(club, family)
+        found = lock()
+    return found
+
+
+def pools_of(fact: Fact) -> list[tuple[int | None, str]]:
+    return [(None, fact.family)] + ([(fact.club_id, fact.family)] if fact.club_id else [])
+
+
+def pool_facts(pool: RatingPool) -> Any:
+    """The stored facts a pool rates: the family's, of the club's tournaments for a club pool."""
+    rows = RatedMatch.objects.filter(family=pool.family)
+    return rows.filter(club_id=pool.club_id) if pool.club_id else rows
+
+
+def pool_options(pool: RatingPool) -> ModelOptions:
+    return options_of(Club.objects.get(pk=pool.club_id) if pool.club_id else None)
+
+
+def skill_of(rating: PlayerRating) -> Skill:
+    return Skill(rating.mu, rating.sigma, rating.matches, tuple(int(d) for d in rating.recent))
+
+
+def change_rows(pool: RatingPool, changes: Sequence[Change]) -> list[RatingChange]:
+    rows = []
+    for c in changes:
+        played_at, match_id = c.key  # type: ignore[misc]
+        rows.append(RatingChange(pool=pool, player_id=c.player, match_id=match_id, played_at=played_at, side=c.side,
+                                 rank=c.rank, mu_before=c.before.mu, sigma_before=c.before.sigma, mu_after=c.after.mu,
+                                 sigma_after=c.after.sigma, display_before=c.before.display,
+                                 display_after=c.after.display, matches_after=c.after.matches))
+    return rows
+
+
+RATING_FIELDS = ["mu", "sigma", "display", "matches", "trend", "recent", "last_at", "last_match"]
+
+
+def _set_rating(row: PlayerRating, skill: Skill, last: tuple[dt.datetime, int]) -> PlayerRating:
+    row.mu, row.sigma, row.display, row.matches = skill.mu, skill.sigma, skill.display, skill.matches
+    row.trend, row.recent = skill.trend, list(skill.recent)
+    row.last_at, row.last_match = last
+    return row
+
+
+def store_ratings(pool: RatingPool, ledger: Ledger, last: Mapping[int, tuple[dt.datetime, int]],
+                  existing: Mapping[int, PlayerRating], players: Iterable[int]) -> None:
+    """Write the ledger's skills of ``players`` into the pool's :class:`PlayerRating` rows (``existing``:
+    those already stored); a player left without a rated match loses the row."""
+    update, create, gone = [], [], []
+    for player in players:
+        skill = ledger.skill(player)
+        row = existing.get(player)
+        if skill is None or skill.matches == 0:
+            if row is not None:
+                gone.append(row.pk)
+            continue
+        if row is None:
+            create.append(_set_rating(PlayerRating(pool=pool, player_id=player), skill, last[player]))
+        else:
+            update.append(_set_rating(row, skill, last.get(player) or (row.last_at, row.last_match)))
+    PlayerRating.objects.bulk_create(create, batch_size=BATCH)
+    PlayerRating.objects.bulk_update(update, RATING_FIELDS, batch_size=500)
+    for start in range(0, len(gone), 500):
+        PlayerRating.objects.filter(pk__in=gone[start:start + 500]).delete()
+
+
+def pool_append(pool: RatingPool, facts: Sequence[Fact]) -> None:
+    """The incremental update: rate ``facts`` (all later than everything the pool has rated) on top of
+    the stored ratings of their players."""
+    players = sorted({p for fact in facts for side in fact.sides for p in side})
+    existing = {r.player_id: r for r in PlayerRating.objects.filter(pool=pool, player_id__in=players)}
+    ledger = Ledger(pool_options(pool), {p: skill_of(r) for p, r in existing.items()})
+    changes: list[Change] = []
+    last: dict[int, tuple[dt.datetime, int]] = {}
+    for fact in sorted(facts, key=lambda f: f.key):
+        changes.extend(ledger.play(fact.game()))
+        last.update(dict.fromkeys((p for side in fact.sides for p in side), fact.key))
+    RatingChange.objects.bulk_create(change_rows(pool, changes), batch_size=BATCH)
+    store_ratings(pool, ledger, last, existing, players)
+    pool.last_at, pool.last_match = max(f.key for f in facts)
+    pool.computed_at = timezone.now()
+    pool.save(update_fields=["last_at", "last_match", "computed_at"])
+
+
+def _history_before(pool: RatingPool, players_qs: Any, at: dt.datetime, match_id: int,
+                    options: ModelOptions) -> tuple[dict[int, Skill], dict[int, tuple[dt.datetime, int]]]:
+    """Each player's skill just before the point, from the last few history rows before it, and the
+    player's last rated match before it."""
+    rows = (RatingChange.objects.filter(pool=pool, player_id__in=players_qs)
+            .exclude(key_at_or_after(at, match_id))
+            .annotate(nth=Window(RowNumber(), partition_by=[F("player_id")],
+                                 order_by=[F("played_at").desc(), F("match_id").desc()]))
+            .filter(nth__lte=TREND_MATCHES + 1)
+            .values_list("player_id", "nth", "mu_after", "sigma_after", "matches_after", "display_after",
+                         "played_at", "match_id"))
+    by_player: dict[int, list[tuple[Any, ...]]] = {}
+    for player, *item in rows:
+        by_player.setdefault(player, []).append(tuple(item))
+    skills, last = {}, {}
+    for player, items in by_player.items():
+        items.sort(key=lambda item: item[0])
+        _nth, mu, sigma, matches, _display, played_at, match = items[0]
+        displays = [item[4] for item in reversed(items)]
+        skills[player] = skill_from_history(displays, mu, sigma, matches, options.initial_display)
+        last[player] = (played_at, match)
+    return skills, last
+
+
+def pool_recompute(pool: RatingPool, at: dt.datetime, match_id: int) -> int:
+    """Recompute a (locked) pool from the point (``at``, ``match_id``): the history from there is
+    replaced by a replay of the stored facts, starting from each player's rating just before it.
+    Answers the number of matches replayed."""
+    options = pool_options(pool)
+    facts = [Fact.of_row(r) for r in pool_facts(pool).filter(key_at_or_after(at, match_id))
+             .order_by("played_at", "match_id").values("match_id", "club_id", "family", "played_at", "sides", "ranks",
+                                                       "level_gap")]
+    from_start = (at, match_id) <= BEGINNING
+    existing: dict[int, PlayerRating] = {}
+    if from_start:
+        PlayerRating.objects.filter(pool=pool).delete()
+        RatingChange.objects.filter(pool=pool).delete()
+        ledger = Ledger(options)
+        touched: set[int] = set()
+        last_before: dict[int, tuple[dt.datetime, int]] = {}
+    else:
+        existing = {r.player_id: r for r in PlayerRating.objects.filter(pool=pool)}
+        moved = PlayerRating.objects.filter(pool=pool).filter(
+            key_at_or_after(at, match_id, at_field="last_at", match_field="last_match"))
+        touched = set(moved.values_list("player_id", flat=True))
+        start = {p: skill_of(r) for p, r in existing.items() if p not in touched}
+        before, last_before = _history_before(pool, moved.values("player_id"), at, match_id, options)
+        start.update(before)
+        RatingChange.objects.filter(pool=pool).filter(key_at_or_after(at, match_id)).delete()
+        ledger = Ledger(options, start)
+    changes: list[Change] = []
+    last: dict[int, tuple[dt.datetime, int]] = {} if from_start else dict(last_before)
+    for fact in facts:
+        changes.extend(ledger.play(fact.game()))
+        for side in fact.sides:
+            for player in side:
+                last[player] = fact.key
+                touched.add(player)
+        if len(changes) >= 4 * BATCH:
+            RatingChange.objects.bulk_create(change_rows(pool, changes), batch_size=BATCH)
+            changes = []
+    RatingChange.objects.bulk_create(change_rows(pool, changes), batch_size=BATCH)
+    store_ratings(pool, ledger, last, existing, touched)
+    newest = pool_facts(pool).order_by("-played_at", "-match_id").values_list("played_at", "match_id").first()
+    pool.last_at, pool.last_match = newest if newest else (None, None)
+    pool.computed_at = timezone.now()
+    pool.save(update_fields=["last_at", "last_match", "computed_at"])
+    return len(facts)
+
+
+def _mark_dirty(pool: RatingPool, key: tuple[dt.datetime, int]) -> None:
+    if pool.dirty_at is None or key < (pool.dirty_at, pool.dirty_match or 0):
+        pool.dirty_at, pool.dirty_match = key
+        pool.save(update_fields=["dirty_at", "dirty_match"])
+
+
+def queue_recompute(pool_ids: Iterable[int]) -> None:
+    """After the commit, queue the recompute of each dirty pool (run at once without a broker). A
+    broker that is down leaves the pool dirty: the next rating write or ``manage.py ratings`` retries."""
+    def send() -> None:
+        for pool_id in sorted(set(pool_ids)):
+            try:
+                enqueue(RATINGS_RECOMPUTE, args=[pool_id])
+            except BrokerUnavailable as exc:
+                logger.warning("ratings of pool %s not recomputed now (%s); it stays marked", pool_id, exc)
+    transaction.on_commit(send)
+
+
+# --------------------------------------------------------------------------- the services
+
+
+def _changed_facts(match_ids: Sequence[int]) -> list[tuple[Fact | None, Fact | None]]:
+    """(stored, derived now) for each of ``match_ids`` whose rated facts changed; the stored rows are
+    rewritten to the derived facts."""
+    derived = derive_facts(match_ids)
+    stored = {r.match_id: Fact.of_row(r) for r in RatedMatch.objects.filter(match_id__in=match_ids)}
+    pairs = [(stored.get(m), derived.get(m)) for m in match_ids if stored.get(m) != derived.get(m)]
+    gone = [old.match_id for old, new in pairs if old is not None and new is None]
+    RatedMatch.objects.filter(match_id__in=gone).delete()
+    for old, new in pairs:
+        if new is not None and old is not None:
+            RatedMatch.objects.filter(match_id=new.match_id).update(
+                club_id=new.club_id, family=new.family, played_at=new.played_at, sides=[list(s) for s in new.sides],
+                ranks=list(new.ranks), level_gap=new.level_gap)
+    RatedMatch.objects.bulk_create([new.row() for old, new in pairs if new is not None and old is None])
+    return pairs
+
+
+def ratings_sync(*, match_ids: Iterable[int]) -> list[int]:
+    """Bring the ratings up to date with the results of ``match_ids`` (after they were written): new
+    results later than everything rated are added at once; any other change marks the pools dirty from
+    its point and queues their recompute. Answers the ids of the pools queued for a recompute."""
+    ids = sorted({int(m) for m in match_ids})
+    if not ids:
+        return []
+    with transaction.atomic():
+        pools_locked([(None, family) for family in RatingFamily.values])  # one writer per family at a time
+        pairs = _changed_facts(ids)
+        if not pairs:
+            return []
+        by_pool: dict[tuple[int | None, str], list[tuple[Fact | None, Fact | None]]] = {}
+        for old, new in pairs:
+            for fact in (old, new):
+                if fact is not None:
+                    for key in pools_of(fact):
+                        by_pool.setdefault(key, [])
+                        if (old, new) not in by_pool[key]:
+                            by_pool[key].append((old, new))
+        pools = pools_locked(list(by_pool))
+        dirty = []
+        for key, changes in by_pool.items():
+            pool = pools[key]
+            mine = [(o if o is not None and key in pools_of(o) else None, n if n is not None and key in pools_of(n)
+                     else None) for o, n in changes]
+            added = [n for o, n in mine if o is None and n is not None]
+            last = (pool.last_at, pool.last_match or 0) if pool.last_at else None
+            if (pool.dirty_at is None and len(added) == len(mine)
+                    and (last is None or min(f.key for f in added) > last)):
+                pool_append(pool, added)
+                continue
+            _mark_dirty(pool, min(f.key for pair in mine for f in pair if f is not None))
+            dirty.append(pool.pk)
+        queue_recompute(dirty)
+        return dirty
+
+
+def ratings_pool_recompute(*, pool_id: int) -> int:
+    """Recompute a dirty pool from the earliest change marked (the Celery task's service). Answers the
+    number of matches replayed (0 when nothing was marked)."""
+    with transaction.atomic():
+        pool = RatingPool.objects.get(pk=pool_id)
+        pool = pools_locked([(pool.club_id, pool.family)])[(pool.club_id, pool.family)]
+        if pool.dirty_at is None:
+            return 0
+        replayed = pool_recompute(pool, pool.dirty_at, int(pool.dirty_match or 0))
+        pool.dirty_at = pool.dirty_match = None
+        pool.save(update_fields=["dirty_at", "dirty_match"])
+        return replayed
+
+
+def ratings_club_changed(*, club: Club) -> list[int]:
+    """A club's rating options changed: its ladders are recomputed from the beginning."""
+    with transaction.atomic():
+        keys = [(club.pk, family) for family in RatingFamily.values]
+        pools = pools_locked(keys)
+        ids = []
+        for key in keys:
+            _mark_dirty(pools[key], BEGINNING)
+            ids.append(pools[key].pk)
+        queue_recompute(ids)
+        return ids
+
+
+def ratings_forget(*, match_ids: Iterable[int]) -> list[int]:
+    """Matches about to be deleted (a deleted tournament): their facts go, and their pools are
+    recomputed from the earliest of them, after the commit. Call it in the deleting transaction."""
+    rows = list(RatedMatch.objects.filter(match_id__in=list(match_ids)))
+    if not rows:
+        return []
+    facts = [Fact.of_row(r) for r in rows]
+    pools = pools_locked([key for fact in facts for key in pools_of(fact)])
+    for fact in facts:
+        for key in pools_of(fact):
+            _mark_dirty(pools[key], fact.key)
+    RatedMatch.objects.filter(pk__in=[r.pk for r in rows]).delete()
+    ids = sorted({pools[key].pk for fact in facts for key in pools_of(fact)})
+    queue_recompute(ids)
+    return ids
+
+
+def ratings_rebuild() -> int:
+    """Everything again from the stored results: the facts of every match derived anew, every pool
+    recomputed from the beginning (``manage.py ratings --rebuild``; the tests compare it with the
+    incremental figures). Answers the number of rated matches."""
+    with transaction.atomic():
+        pools_locked([(None, family) for family in RatingFamily.values])
+        facts = derive_facts()
+        RatedMatch.objects.all().delete()
+        RatedMatch.objects.bulk_create([f.row() for f in sorted(facts.values(), key=lambda f: f.key)], batch_size=BATCH)
+        keys = {key for fact in facts.values() for key in pools_of(fact)}
+        keys |= set(RatingPool.objects.values_list("club_id", "family"))
+        pools = pools_locked(list(keys))
+        for pool in pools.values():
+            pool_recompute(pool, *BEGINNING)
+            pool.dirty_at = pool.dirty_match = None
+            pool.save(update_fields=["dirty_at", "dirty_match"])
+        return len(facts)
+
+
+def ratings_sync_quietly(match_ids: Sequence[int]) -> None:
+    """:func:`ratings_sync`, called after the commit of a write to results: a failure is logged and
+    never undoes the write (the next sync, or ``manage.py ratings``, catches up)."""
+    if not match_ids:
+        return
+    try:
+        ratings_sync(match_ids=match_ids)
+    except Exception:
+        logger.exception("ratings not updated for matches %s", list(match_ids))
+
+
+def ratings_after_commit(match_ids: Iterable[int]) -> None:
+    """:func:`ratings_sync_quietly` once the current transaction commits (for writes that change what
+    many matches count for, e.g. a tournament's club)."""
+    ids = sorted(set(match_ids))
+    if ids:
+        transaction.on_commit(lambda: ratings_sync_quietly(ids))
