@@ -2,7 +2,7 @@
 the live pages of tournaments, docs/tournaments.md "Live pages"; online play, docs/online.md).
 
 `make run` serves it through daphne's runserver; production runs it under gunicorn with uvicorn workers
-(README, production)."""
+(README, production). The lifespan startup re-arms online play's stored deadlines (``online/lifespan.py``)."""
 
 import os
 
@@ -17,8 +17,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from online.lifespan import lifespan  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "lifespan": lifespan,  # a new process takes up the stored deadlines at once (online/lifespan.py)
 })

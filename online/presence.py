@@ -45,8 +45,16 @@ def forget_gone(*, everyone: bool = False) -> int:
     stale = Seat.objects.filter(connected__gt=0, bot__isnull=True)
     if not everyone:
         stale = stale.filter(last_seen__lt=timezone.now() - timedelta(seconds=PRESENCE_SECONDS))
-    rows = list(stale.values_list("pk", "room__code", "seat", "channel"))
+    rows = list(stale.order_by("room_id", "seat").values_list("pk", "room__code", "seat", "channel"))
+    last: dict[str, tuple[int, int, str]] = {}
     for pk, code, seat, channel in rows:
+        last[code] = (pk, seat, channel)
+    # All of a room's gone seats leave at once: every one but the last is zeroed first, then the last one's
+    # disconnect decides for the room. One at a time, the seat to act could be given a bot because the
+    # others, gone as well, were still counted (a restart would then see a bot play before anyone is back).
+    gone = [pk for pk, code, _seat, _channel in rows if pk != last[code][0]]
+    Seat.objects.filter(pk__in=gone).update(connected=0, channel="", last_seen=timezone.now())
+    for code, (pk, seat, channel) in last.items():
         Seat.objects.filter(pk=pk, connected__gt=1).update(connected=1)  # the last one closes below
         services.room_disconnect(code=code, seat=seat, channel=channel)
     if everyone:

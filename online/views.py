@@ -7,6 +7,7 @@ gets no ``cards`` and no ``kitty``; every seat's dealt cards are shown (``result
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -58,7 +59,12 @@ def _clock(room: Room) -> dict[str, Any] | None:
     if room.deadline_kind != "clock" or room.deadline is None:
         return None
     seconds = 30 if room.deadline_seat is not None and room.clock is None else room.clock
-    return {"seat": room.deadline_seat, "deadline": int(room.deadline.timestamp() * 1000), "seconds": seconds}
+    deadline = int(room.deadline.timestamp() * 1000)
+    now = int(time.time() * 1000)
+    # remaining_ms: the time left when the message was made, so that a client counts from the moment it
+    # receives it and never compares ``deadline`` with its own (possibly wrong) clock.
+    return {"seat": room.deadline_seat, "deadline": deadline, "seconds": seconds, "remaining_ms": max(0, deadline - now),
+            "server_time": now}
 
 
 def _public(hand: Hand, obs: Observation, number: int) -> dict[str, Any]:

@@ -172,6 +172,7 @@
     if (m.type === "state") {
       conn = "";
       state = m;
+      clockAt = monotonic();
       if (resendOnState) {
         var again = resendOnState; resendOnState = null;
         var extra = {};
@@ -291,8 +292,16 @@
     if (hand.level && c.rank === hand.level) return true;
     return !!hand.trump && c.suit === hand.trump;
   }
+  // The clock counts from the moment its state arrived (clock.remaining_ms, the server's time left when it
+  // sent it), on the page's monotonic timer: the phone's own date and time may be wrong.
+  function monotonic() {
+    return window.performance && performance.now ? performance.now() : Date.now();
+  }
+  var clockAt = monotonic();
   function remaining(clock) {
-    return Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000));
+    var ms = typeof clock.remaining_ms === "number" ? clock.remaining_ms - (monotonic() - clockAt)
+      : clock.deadline - Date.now();
+    return Math.max(0, Math.ceil(ms / 1000));
   }
 
   var invite = document.querySelector(".online-invite");
@@ -643,7 +652,7 @@
     return box;
   }
 
-  // The countdown: redrawn from clock.deadline, never counted locally.
+  // The countdown: redrawn from the clock's remaining_ms and the time since its state arrived.
   setInterval(function () {
     if (!state || !state.clock) return;
     var left = fmt(W.seconds, { s: remaining(state.clock) });

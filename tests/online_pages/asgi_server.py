@@ -30,4 +30,4 @@ from config.asgi import application  # noqa: E402
 
 if __name__ == "__main__":
     uvicorn.run(application, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", ws="auto",
-                lifespan="off")
+                lifespan="on")
