@@ -8,9 +8,13 @@ actions it is offered; it never touches the :class:`~gameplay.hand.Hand`.
   protects its side's points, feeds points to a partner who is sure to win, and as dealer side with
   a trump majority pulls trumps first (seed 001 tips). Its card play is :mod:`gameplay.bot_play`,
   which decides exactly as the former code kept in ``tests/gameplay/reference_bot.py``.
+  ``normal`` is the same bot under the name players are offered.
+- ``easy``: the heuristic bot with a beginner's slips (:class:`EasyBot`).
+- ``strong``: searches its card play by determinized Monte Carlo with heuristic playouts
+  (:mod:`gameplay.bot_search`), a time budget per decision; the rest as the heuristic bot.
 
 >>> sorted(BOTS)
-['heuristic', 'random']
+['easy', 'heuristic', 'normal', 'random', 'strong']
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ from typing import Protocol
 
 import variants
 from gameplay.bot_play import PlayChooser
+from gameplay.bot_search import PlaySearch
 from gameplay.cards import BJ, LJ, NCODES, SUITS, code_rank, code_suit, make_code
 from gameplay.legal_plays import LegalPlays
 from gameplay.observation import Observation
 from gameplay.order import TRUMP
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "EasyBot", "HeuristicBot", "RandomBot", "StrongBot", "make_bot"]
 
 Cards = tuple[int, ...]
 
@@ -257,12 +262,76 @@ class HeuristicBot(PlayChooser):
 
 
 
-BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+class EasyBot(HeuristicBot):
+    """The heuristic player with a beginner's slips: it follows the rules and still counts its points,
+    but about one play in three (:data:`EASY_SLIP`) it plays a legal play at random instead of its
+    considered one — a high card thrown away, a point card fed to the wrong side, a pair split —, and
+    it declares and bids a little too eagerly."""
+
+    name = "easy"
+
+    def play(self, obs: Observation | None, legal: LegalPlays) -> Sequence[int]:
+        if self.rng.random() < EASY_SLIP:
+            return legal.sample(self.rng)
+        return HeuristicBot.play(self, obs, legal)
+
+    def declare(self, obs: Observation, options: Sequence[Cards]) -> Cards | None:
+        if options and self.rng.random() < EASY_SLIP:
+            return options[self.rng.randrange(len(options))]
+        return HeuristicBot.declare(self, obs, options)
+
+    def bid(self, obs: Observation, options: Sequence[int]) -> int | None:
+        if options and self.rng.random() < EASY_SLIP:
+            return options[0]
+        return HeuristicBot.bid(self, obs, options)
 
 
-def make_bot(name: str, rng: random.Random) -> RandomBot | HeuristicBot:
-    """A bot by name (``random`` or ``heuristic``) with its own random generator."""
+EASY_SLIP = 0.3
+"""How often the easy bot plays (or declares, or bids) on a whim."""
+
+
+class StrongBot(HeuristicBot):
+    """Searches its card play (:class:`gameplay.bot_search.PlaySearch`: determinized Monte Carlo with
+    heuristic playouts, the heuristic's choice the first candidate); declares, bids, insures, buries
+    and overturns by the heuristic's rules. ``budget_ms`` per decision (default
+    :data:`STRONG_BUDGET_MS`) and ``playouts`` (deals per decision, at most) bound the search."""
+
+    name = "strong"
+
+    def __init__(self, rng: random.Random, *, budget_ms: float | None = None, playouts: int | None = None) -> None:
+        super().__init__(rng)
+        self.search = PlaySearch(random.Random(rng.getrandbits(32)), HeuristicBot,
+                                 budget_ms=STRONG_BUDGET_MS if budget_ms is None else budget_ms,
+                                 playouts=STRONG_PLAYOUTS if playouts is None else playouts)
+
+    def play(self, obs: Observation | None, legal: LegalPlays) -> Sequence[int]:
+        first = HeuristicBot.play(self, obs, legal)
+        assert obs is not None
+        return self.search.choose(obs, legal, first)
+
+
+STRONG_BUDGET_MS = 200.0
+"""The strong bot's time per decision by default (ms)."""
+STRONG_PLAYOUTS = 200
+"""The strong bot's deals per decision at most by default (the budget usually stops it first)."""
+
+AnyBot = RandomBot | HeuristicBot
+BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
+    "random": RandomBot, "easy": EasyBot, "heuristic": HeuristicBot, "normal": HeuristicBot, "strong": StrongBot}
+"""The bots by name; ``normal`` and ``heuristic`` are the same bot (``heuristic`` its first name, kept
+for stored tables and scripts)."""
+LEVELS = ("easy", "normal", "strong")
+"""The three levels offered to players, weakest first."""
+
+
+def make_bot(name: str, rng: random.Random, *, budget_ms: float | None = None,
+             playouts: int | None = None) -> AnyBot:
+    """A bot by name (:data:`BOTS`) with its own random generator; ``budget_ms`` and ``playouts`` bound
+    the strong bot's search (other bots ignore them)."""
     try:
-        return BOTS[name](rng)
+        cls = BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r}: use one of {', '.join(sorted(BOTS))}") from None
+    if cls is StrongBot:
+        return StrongBot(rng, budget_ms=budget_ms, playouts=playouts)
+    return cls(rng)

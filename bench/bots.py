@@ -1,0 +1,174 @@
+"""How strong the bot levels are, duplicate style (issue 32).
+
+    nice -n 10 .venv/bin/python bench/bots.py                      # 2,000 pairs per measurement, every variant
+    nice -n 10 .venv/bin/python bench/bots.py --pairs 200 --only tractor --matchups strong-normal
+    nice -n 10 .venv/bin/python bench/bots.py --budget-ms 25 --playouts 8   # the strong bot's bounds
+
+Each measurement plays the same seeded deals twice with the sides swapped (bot A in the seats of side
+0 — partnerships: seats 0 and 2; individual variants: the even seats — then in side 1's), so the luck
+of the deal cancels. A pair's score is bot A's mean over its two hands: in tractor and chaodi the
+levels its side gained less the levels the other side gained, in red five its seats' mean game points,
+in Yongzhou its seats' mean net. The table gives the mean a hand with a 95 % confidence interval
+(1.96 standard errors of the pairs' scores) and every bot's decision times (each call asked of it:
+declaring, bidding, burying and playing) p50/p95/max in milliseconds.
+
+The deals of pair ``i`` are those of :func:`gameplay.simulate.simulate_hand` (hand seed
+``hand_seed(seed, i)``, the deal rotating; Yongzhou's first seat rotating too, not a session's
+winner). The strong bot's budget per decision here defaults to less than its 200 ms (and a cap on
+its deals): printed with the table; 2,000 pairs at 200 ms a decision would take days on two cores.
+Two worker processes at most (``--workers``); run it under ``nice -n 10`` on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import variants  # noqa: E402
+from gameplay.bots import Bot, make_bot  # noqa: E402
+from gameplay.simulate import (  # noqa: E402
+    DeferredRandom,
+    hand_seed,
+    independent_config,
+    make_hand,
+    play_out,
+    record,
+    seat_bots,
+)
+
+VARIANTS = ("tractor", "chaodi", "red-five", "yongzhou-300")
+MATCHUPS = ("strong-normal", "normal-easy", "easy-random")
+
+
+class Timed:
+    """A bot whose every decision is timed (``times`` in seconds)."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.uses_observation = bot.uses_observation
+        self.asked_when_forced = bot.asked_when_forced
+        self.times = times
+
+    def _timed(self, method: str, *args: Any) -> Any:
+        t = time.perf_counter()
+        out = getattr(self.bot, method)(*args)
+        self.times.append(time.perf_counter() - t)
+        return out
+
+    def declare(self, *a: Any) -> Any:
+        return self._timed("declare", *a)
+
+    def overturn(self, *a: Any) -> Any:
+        return self._timed("overturn", *a)
+
+    def insure(self, *a: Any) -> Any:
+        return self._timed("insure", *a)
+
+    def bid(self, *a: Any) -> Any:
+        return self._timed("bid", *a)
+
+    def name_trump(self, *a: Any) -> Any:
+        return self._timed("name_trump", *a)
+
+    def bury(self, *a: Any) -> Any:
+        return self._timed("bury", *a)
+
+    def play(self, *a: Any) -> Any:
+        return self._timed("play", *a)
+
+
+def play_hand(variant: str, seed: int, index: int, bots: Sequence[str], budget_ms: float,
+              playouts: int, times: dict[str, list[float]]) -> dict[str, Any]:
+    """Hand ``index`` of the run (as ``simulate_hand`` deals it), the bots' decisions timed."""
+    hs = hand_seed(seed, index)
+    spec = variants.get(variant)
+    names = seat_bots(variant, spec.default_players, bots)
+    n = len(names)
+    conf = ({"start_seat": index % n} if spec.settlement.winner_deals_next
+            else independent_config(variant, index, n))
+    hand = make_hand(variant, hs, **conf)
+    objs: list[Bot] = [Timed(make_bot(name, DeferredRandom(hs * 7 + s), budget_ms=budget_ms, playouts=playouts),
+                             times.setdefault(name, [])) for s, name in enumerate(names)]  # type: ignore[misc]
+    play_out(hand, objs)
+    return record(hand, names[:2] if spec.partnership else names, hs, index)
+
+
+def run_pairs(job: tuple[str, str, str, int, int, int, float, int]) -> tuple[list[float], dict[str, list[float]]]:
+    """Pairs ``start`` … ``start + count - 1``: bot A's score per pair, and the decision times per bot."""
+    variant, a, b, seed, start, count, budget_ms, playouts = job
+    scores: list[float] = []
+    times: dict[str, list[float]] = {}
+    for i in range(start, start + count):
+        first = play_hand(variant, seed, i, [a, b], budget_ms, playouts, times)["by_bot"][a]
+        second = play_hand(variant, seed, i, [b, a], budget_ms, playouts, times)["by_bot"][a]
+        scores.append((first + second) / 2)
+    return scores, times
+
+
+def percentile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
+
+
+def measure(variant: str, matchup: str, args: argparse.Namespace) -> str:
+    a, b = matchup.split("-")
+    chunk = max(1, min(25, args.pairs // (4 * args.workers) or 1))
+    jobs = [(variant, a, b, args.seed, s, min(chunk, args.pairs - s), args.budget_ms, args.playouts)
+            for s in range(0, args.pairs, chunk)]
+    t0 = time.perf_counter()
+    scores: list[float] = []
+    times: dict[str, list[float]] = {}
+    if args.workers > 1:
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            results = pool.map(run_pairs, jobs, chunksize=1)
+    else:
+        results = [run_pairs(j) for j in jobs]
+    for sc, tm in results:
+        scores += sc
+        for k, v in tm.items():
+            times.setdefault(k, []).extend(v)
+    mean = statistics.fmean(scores)
+    half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else float("nan")
+    unit = variants.get(variant).settlement.score_name
+    timing = "; ".join(f"{k} {percentile(v, .5) * 1000:.1f}/{percentile(v, .95) * 1000:.1f}/{max(v) * 1000:.1f}"
+                       for k, v in sorted(times.items()))
+    return (f"| {variant} | {a} vs {b} | {len(scores)} | {mean:+.3f} {unit} [{mean - half:+.3f}, {mean + half:+.3f}] "
+            f"| {timing} | {time.perf_counter() - t0:.0f} s |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--pairs", type=int, default=2000, help="hand pairs per measurement (default 2,000)")
+    p.add_argument("--only", nargs="*", choices=VARIANTS, default=list(VARIANTS))
+    p.add_argument("--matchups", nargs="*", choices=MATCHUPS, default=list(MATCHUPS))
+    p.add_argument("--seed", type=int, default=32)
+    p.add_argument("--budget-ms", type=float, default=20.0, help="the strong bot's time per decision (default 20)")
+    p.add_argument("--playouts", type=int, default=8, help="the strong bot's deals per decision at most (default 8)")
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (2 at most)")
+    args = p.parse_args(argv)
+    args.workers = max(1, min(2, args.workers))
+    print(f"bots, duplicate pairs (seed {args.seed}); strong bot: {args.budget_ms:g} ms and at most "
+          f"{args.playouts} deals a decision; {args.workers} worker(s); load average "
+          f"{os.getloadavg()[0]:.1f}")
+    print("| variant | A vs B | pairs | A's mean a hand [95 % CI] | decision ms p50/p95/max | time |")
+    print("|---|---|---|---|---|---|")
+    for variant in args.only:
+        for matchup in args.matchups:
+            print(measure(variant, matchup, args), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
