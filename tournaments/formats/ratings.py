@@ -24,10 +24,25 @@ from dataclasses import dataclass, field, replace
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+import variants
+
 DISPLAY_BASE = 1500
 DISPLAY_SCALE = 40
 Z = 3  # the conservative value is mu − Z·sigma
 TREND_MATCHES = 5  # the trend: the displayed rating's change over the player's last five rated matches
+
+
+def family_of(variant: str) -> str:
+    """The rating family of a variant: its results rate on one ladder. Tractor and chaodi share the
+    partnership ladder (levels, partners); red five and Yongzhou each have their own.
+
+    >>> [family_of(v) for v in ("tractor", "chaodi", "red-five", "yongzhou-300")]
+    ['partnership', 'partnership', 'red-five', 'yongzhou']
+    """
+    spec = variants.get(variant)
+    if spec.partnership:
+        return "partnership"
+    return "red-five" if spec.declaring.bids else "yongzhou"
 
 
 def displayed(mu: float, sigma: float) -> int:

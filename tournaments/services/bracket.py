@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import ServiceError
 from tournaments.formats import brackets
 from tournaments.models import Adjustment, Entry, HandRecord, Match, Round, Stage, Tournament
+from tournaments.selectors.ratings import seeding_ratings
 from tournaments.services.common import Actor, audit
 from tournaments.services.venue import ensure_venue_tables
 
@@ -28,8 +29,10 @@ def seeded_entries(entries: list[Entry], seeding: str, random_seed: int | None) 
                                % {"names": missing})
     if seeding == "random" and random_seed is None:
         random_seed = random.SystemRandom().randrange(2**31)
+    # "By rating": the players' ratings from earlier results (docs/ratings.md), hand-typed ones for the unrated.
+    ratings = seeding_ratings(entries[0].tournament, entries) if seeding == "rating" else {}
     order = brackets.seed_order(
-        [brackets.Entry(id=e.pk, rating=e.rating, seed=e.seed) for e in entries],
+        [brackets.Entry(id=e.pk, rating=ratings.get(e.pk), seed=e.seed) for e in entries],
         seeding, rng=random.Random(random_seed) if seeding == "random" else None,
     )
     Entry.objects.filter(pk__in=order).update(seed=None)

@@ -24,14 +24,13 @@ import datetime as dt
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-import variants
 from tournaments.enqueue import RATINGS_RECOMPUTE, BrokerUnavailable, enqueue
 from tournaments.formats.ratings import (
     TREND_MATCHES,
@@ -40,6 +39,7 @@ from tournaments.formats.ratings import (
     Ledger,
     ModelOptions,
     Skill,
+    family_of,
     ranks_from_points,
     skill_from_history,
 )
@@ -61,14 +61,6 @@ logger = logging.getLogger(__name__)
 BATCH = 2000
 # "Dirty from the beginning": a recompute of the whole pool (changed options, a rebuild).
 BEGINNING = (dt.datetime(1970, 1, 1, tzinfo=dt.UTC), 0)
-
-
-def family_of(variant: str) -> str:
-    """The rating family of a variant: tractor and chaodi share the partnership ladder."""
-    spec = variants.get(variant)
-    if spec.partnership:
-        return RatingFamily.PARTNERSHIP
-    return RatingFamily.RED_FIVE if spec.declaring.bids else RatingFamily.YONGZHOU
 
 
 def options_of(club: Club | None) -> ModelOptions:
@@ -103,10 +95,10 @@ class Fact:
 
     @classmethod
     def of_row(cls, row: RatedMatch | Mapping[str, Any]) -> Fact:
-        get = row.get if isinstance(row, Mapping) else (lambda name: getattr(row, name))
-        return cls(int(get("match_id")), get("club_id"), str(get("family")), get("played_at"),
-                   tuple(tuple(int(p) for p in side) for side in get("sides")),
-                   tuple(int(r) for r in get("ranks")), int(get("level_gap")))
+        data: Mapping[str, Any] = row if isinstance(row, Mapping) else vars(row)
+        return cls(int(data["match_id"]), data["club_id"], str(data["family"]), data["played_at"],
+                   tuple(tuple(int(p) for p in side) for side in data["sides"]),
+                   tuple(int(r) for r in data["ranks"]), int(data["level_gap"]))
 
     def row(self) -> RatedMatch:
         return RatedMatch(match_id=self.match_id, club_id=self.club_id, family=self.family, played_at=self.played_at,
@@ -202,7 +194,10 @@ def key_at_or_after(at: dt.datetime, match_id: int, *, at_field: str = "played_a
 
 
 def pool_get(club_id: int | None, family: str) -> RatingPool:
-    pool, _created = RatingPool.objects.get_or_create(club_id=club_id, family=family)
+    if club_id is None:
+        pool, _created = RatingPool.objects.get_or_create(club__isnull=True, family=family)
+    else:
+        pool, _created = RatingPool.objects.get_or_create(club_id=club_id, family=family)
     return pool
 
 
@@ -252,7 +247,7 @@ def skill_of(rating: PlayerRating) -> Skill:
 def change_rows(pool: RatingPool, changes: Sequence[Change]) -> list[RatingChange]:
     rows = []
     for c in changes:
-        played_at, match_id = c.key  # type: ignore[misc]
+        played_at, match_id = cast(tuple[dt.datetime, int], c.key)  # a Fact's game: (time, match id)
         rows.append(RatingChange(pool=pool, player_id=c.player, match_id=match_id, played_at=played_at, side=c.side,
                                  rank=c.rank, mu_before=c.before.mu, sigma_before=c.before.sigma, mu_after=c.after.mu,
                                  sigma_after=c.after.sigma, display_before=c.before.display,

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import ServiceError
 from tournaments.formats import FORMATS, pairing, tables
 from tournaments.models import Entry, Match, Round, Stage, TableSeat, Tournament
+from tournaments.selectors.ratings import seeding_ratings
 from tournaments.selectors.standings import match_results, outstanding, stage_standings
 from tournaments.services.bracket import build_elimination, seeded_entries
 from tournaments.services.common import Actor, audit, require_organizer
@@ -230,8 +231,9 @@ def _bye(stage: Stage, rnd: Round, entry_id: int, position: int, prefix: str) ->
 
 def _pair_swiss_round(stage: Stage, order: list[int], number: int) -> Round:
     results, byes = match_results(stage)
-    ratings = {e.pk: float(e.rating) for e in Entry.objects.filter(pk__in=order).select_related("team", "player")
-               if e.rating is not None}
+    # Within a score, the ratings from earlier results rank the entries (hand-typed ones for the unrated).
+    ratings = seeding_ratings(stage.tournament, Entry.objects.filter(pk__in=order).select_related(
+        "team__player1", "team__player2", "player"))
     standings = [row.entry.pk for row in stage_standings(stage).rows]
     entries = pairing.swiss_entries(order, results, byes=byes, ratings=ratings, standings=standings)
     paired = pairing.swiss_pairings(entries)
