@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments.trick_urls import urlpatterns as trick_urlpatterns
-from tournaments.views import manage, public, scoring, staff, venue
+from tournaments.views import manage, public, ratings, scoring, staff, venue
 
 urlpatterns = [
     path("players/", public.player_list, name="player-list"),
@@ -30,6 +30,11 @@ urlpatterns = [
 ]
 urlpatterns += trick_urlpatterns
 urlpatterns += [
+    path("ratings/", ratings.ladder, name="ratings-ladder"),
+    path("ratings/csv/", ratings.ladder_csv, name="ratings-csv"),
+    path("ratings/clubs/<int:club>/", ratings.ladder, name="ratings-club"),
+    path("ratings/clubs/<int:club>/csv/", ratings.ladder_csv, name="ratings-club-csv"),
+    path("ratings/players/<int:pk>/", ratings.player_ratings, name="ratings-player"),
     path("tournaments/<int:pk>/staff/", staff.staff_page, name="tournament-staff"),
     path("invite/<str:token>/", staff.invite_accept, name="staff-invite-accept"),
 ]

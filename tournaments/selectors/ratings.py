@@ -15,8 +15,9 @@ from typing import Any
 
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
+from django.utils import timezone
 
-from tournaments.formats.ratings import combined, family_of
+from tournaments.formats.ratings import ModelOptions, combined, family_of
 from tournaments.models import (
     Club,
     Entry,
@@ -82,6 +83,18 @@ def ladder(*, user: Any, family: str, club: Club | None = None, sort: str = "ran
             .select_related("player")
             .annotate(rank=Window(Rank(), order_by=[F("display").desc()]))
             .order_by(*order))
+
+
+def rank_of(rating: PlayerRating, user: Any) -> int:
+    """The rank of a rating on its ladder as the visitor sees it (1 + the shown players above it)."""
+    above = PlayerRating.objects.filter(pool_id=rating.pool_id, display__gt=rating.display,
+                                        player__in=players_shown(user).values("pk"))
+    return 1 + above.count()
+
+
+def initial_display(club: Club | None) -> int:
+    """Where every player starts on the ladder (the chart's first point)."""
+    return (ModelOptions(mu=club.rating_mu, sigma=club.rating_sigma) if club else ModelOptions()).initial_display
 
 
 # --------------------------------------------------------------------------- a player's page
@@ -187,7 +200,7 @@ class Chart:
     bottom: int
 
 
-def rating_chart(history: Sequence[RatingChange], *, initial: int, width: int = 600, height: int = 240) -> Chart | None:
+def rating_chart(history: Sequence[RatingChange], *, initial: int, width: int = 420, height: int = 240) -> Chart | None:
     """The displayed rating after each rated match (starting from ``initial``), scaled into a
     ``width``×``height`` view box with room for the axis labels; None without a match."""
     if not history:
@@ -196,7 +209,7 @@ def rating_chart(history: Sequence[RatingChange], *, initial: int, width: int = 
     low, high = min(values), max(values)
     step = _nice_step(max(high - low, 50))
     low, high = (low // step) * step, -(-high // step) * step
-    left, right, top, bottom = 48, 12, 12, 28
+    left, right, top, bottom = 44, 12, 12, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     span = max(len(values) - 1, 1)
 
@@ -210,8 +223,8 @@ def rating_chart(history: Sequence[RatingChange], *, initial: int, width: int = 
     path = "M" + " L".join(f"{px},{py}" for px, py, _v in points)
     ticks = [(y(v), v) for v in range(int(low), int(high) + 1, step)]
     dates = [None] + [c.played_at for c in history]
-    marks = sorted({0, len(values) // 2, len(values) - 1}) if len(values) > 2 else [len(values) - 1]
-    labels = [(x(i), f"{dates[i]:%Y-%m-%d}") for i in marks if dates[i] is not None]
+    marks = sorted({1, len(values) // 2, len(values) - 1})
+    labels = [(x(i), f"{timezone.localtime(dates[i]):%Y-%m-%d}") for i in marks if dates[i] is not None]
     return Chart(width, height, path, points, ticks, labels, left, height - bottom)
 
 
