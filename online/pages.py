@@ -1,6 +1,6 @@
 """The pages of online play (docs/online.md, "The pages"): "Play" creates a room, the room page seats a
 player or a spectator and hosts the table (``static/js/online-table.js`` on the WebSocket), a finished
-hand's page shows it trick by trick.
+hand's page steps through it trick by trick (the site's replay page, reused).
 
 Secrets never sit in a URL the server sees: after creating or joining, the redirect carries the seat
 (and host) token in the fragment (``#seat=…&host=…``), which the table's script moves into
@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -27,6 +26,7 @@ from online import services
 from online.forms import SHOWN, JoinForm, RoomForm, variant_name
 from online.models import Room, RoomHand, Seat
 from variants import SUIT_SYMBOLS, VARIANTS
+from variants.seats import en_seat, zh_seat
 
 
 def table_words() -> dict[str, str]:
@@ -167,8 +167,11 @@ def room_page(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """A finished hand of the room: the result in words, every hand as dealt, the tricks; its log as JSON
-    (``?format=json``, the ``shengji-hand/1`` log the replay page takes)."""
+    """A finished hand of the room, stepped through trick by trick as the site's replay page shows a hand
+    (``rules_web.replay_views.replay_context`` and its template, with the room's seats and names); "Open it
+    on the replay page" posts the log to ``/replay/``; ``?format=json`` downloads the ``shengji-hand/1`` log."""
+    from rules_web.replay_views import replay_context
+
     room = get_object_or_404(Room, code=code)
     row = get_object_or_404(RoomHand, room=room, number=number)
     if not row.finished:
@@ -178,36 +181,20 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
         response["Content-Disposition"] = f'attachment; filename="{room.code}-hand-{number}.json"'
         return response
     seats = list(Seat.objects.filter(room=room).order_by("seat"))
-    labels = _seat_labels(seats)
     hand = services.hand_from_log(row.log)
-    from online.views import card_list
-
-    tricks = []
-    for i, (leader, plays, winner, points) in enumerate(hand.tricks, start=1):
-        tricks.append({"number": i, "leader": labels[leader or 0], "winner": labels[winner], "points": points,
-                       "plays": [{"seat": labels[p.seat or 0], "cards": _chips(card_list(p.on_table, hand.ctx)),
-                                  "winner": p.seat == winner} for p in plays]})
-    result = row.result or {}
-    explanation = result.get("explanation")
-    if isinstance(explanation, dict):
-        explanation = explanation.get(_lang()) or explanation.get("en")
-    if isinstance(explanation, str):
-        explanation = [explanation]
+    lang = _lang()
+    seat_word = zh_seat if lang == "zh-hans" else en_seat
+    labels = [f"{seat_word(s.seat)} · {_('Bot') if s.bot else s.name}" if s.bot or s.name else seat_word(s.seat)
+              for s in seats]
+    room_url = reverse("online-room", args=[room.code])
+    name = variant_name(VARIANTS[room.variant]) if room.variant in VARIANTS else room.variant
+    page = {
+        "tournament": f"{name} · {room.code}", "tournament_url": room_url, "round": "",
+        "key": _("Hand %(n)s") % {"n": number}, "title": _("Replay of hand %(n)s") % {"n": number},
+        "match": " · ".join(s.name for s in seats if s.name and not s.bot) or room.code, "variant_name": name,
+        "back_url": room_url, "live_url": room_url, "seat_labels": labels, "online": True,
+    }
     return render(request, "online/hand.html", {
-        "room": room, "number": number, "labels": labels, "tricks": tricks, "explanation": explanation or [],
-        "trump": SUIT_SYMBOLS.get(hand.trump or "", _("no trump")), "level": hand.level,
-        "kitty": _chips(card_list(hand.kitty, hand.ctx)),
-        "points": [{"label": labels[s], "points": hand.points[s]} for s in range(hand.n)],
-        "log_text": json.dumps(row.log, ensure_ascii=False),
-        "variant_name": variant_name(VARIANTS[room.variant]) if room.variant in VARIANTS else room.variant,
+        "page": page, "hand": replay_context(hand, lang, seat_labels=labels), "room": room, "number": number,
+        "log_text": json.dumps(row.log, ensure_ascii=False), "error": "",
     })
-
-
-def _chips(names: list[str]) -> list[dict[str, Any]]:
-    out = []
-    for name in names:
-        if name in ("BJ", "LJ"):
-            out.append({"text": (_("Big joker") if name == "BJ" else _("Little joker")), "red": name == "BJ"})
-        else:
-            out.append({"text": SUIT_SYMBOLS[name[0]] + name[1:], "red": name[0] in "HD"})
-    return out

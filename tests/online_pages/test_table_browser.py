@@ -192,8 +192,8 @@ def test_two_phones_and_two_bots_play_a_hand(browser: Any, asgi_server: dict[str
         replay = en.locator(".ot-replay")
         assert replay.inner_text() == "Replay of hand 1"
         en.click(".ot-replay")
-        en.wait_for_selector(".online-tricks")
-        assert en.locator(".online-tricks > li").count() >= 9  # 25 tricks but for throws: 100 cards, 4 seats
+        en.wait_for_selector("#replay-stepper:not([hidden])")  # the hand stepped through trick by trick
+        assert en.locator(".replay-trick").count() >= 9  # 25 tricks but for throws: 100 cards, 4 seats
         assert not errors, errors
     finally:
         zh_ctx.close()
