@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from safety.validators import validate_display_name
 from tournaments.formats import tiebreaks
 from tournaments.labels import seat_label, seat_short
-from tournaments.models import Stage, Tournament, Variant
+from tournaments.models import Club, Stage, Tournament, Variant
 from tournaments.option_fields import PREFIX as OPTION_PREFIX
 from tournaments.option_fields import (
     add_option_fields,
@@ -153,12 +153,19 @@ class TournamentEditForm(forms.Form):
     require_confirmation = forms.BooleanField(
         label=_("Results need confirmation"), required=False,
         help_text=_("A result becomes final when the losing side confirms it on its phone (or an organizer does)."))
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all(), required=False,
+                                  help_text=_("Its results count for the club's ladder too."))
+    rate_awarded = forms.BooleanField(
+        label=_("Rate awarded results"), required=False,
+        help_text=_("Count results awarded by the organizer for the ratings (forfeits and byes never count)."))
+
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"name": tournament.name, "starts_on": tournament.starts_on,
                                       "ends_on": tournament.ends_on, "venue": tournament.venue,
                                       "seat_names": tournament.seat_names,
                                       "is_public": tournament.is_public, "options": tournament.options,
-                                      "require_confirmation": tournament.require_confirmation})
+                                      "require_confirmation": tournament.require_confirmation,
+                                      "club": tournament.club_id, "rate_awarded": tournament.rate_awarded})
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):

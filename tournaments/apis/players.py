@@ -21,7 +21,7 @@ from tournaments.services import setup as setup_services
 class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
-        fields = ["id", "name", "club", "contact", "rating", "created_at", "updated_at"]
+        fields = ["id", "name", "club", "contact", "rating", "is_private", "created_at", "updated_at"]
         read_only_fields = ["id", "created_at", "updated_at"]
 
     def to_representation(self, player: Player) -> dict[str, Any]:

@@ -65,7 +65,8 @@ def document_from_params(tournament: Tournament, kind: str, params: dict[str, An
         return VenueCardsDocument(tournament=tournament, base_url=base_url)
     if cls is StandingsDocument:
         stage = tournament_stage(tournament, params.get("stage")) if tournament.stages.exists() else None
-        return StandingsDocument(tournament=tournament, stage=stage, base_url=base_url)
+        return StandingsDocument(tournament=tournament, stage=stage, base_url=base_url,
+                                 ratings=bool(params.get("ratings")))
     if cls is BracketDocument:
         return BracketDocument(tournament=tournament, stage=tournament_stage(
             tournament, params.get("stage") or last_knockout(tournament)), base_url=base_url)

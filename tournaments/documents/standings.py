@@ -10,21 +10,26 @@ from django.utils.translation import gettext as _
 from tournaments import selectors
 from tournaments.documents.base import Column, Document, signed
 from tournaments.models import (
+    Entry,
     Stage,
     Tournament,
 )
+from tournaments.selectors.ratings import seeding_ratings
 
 
 class StandingsDocument(Document):
-    """Rank (ties share a rank), name and every tiebreak column of the stage's metric."""
+    """Rank (ties share a rank), name and every tiebreak column of the stage's metric; with ``ratings``
+    also each entry's rating (docs/ratings.md: a team's is its players' combined rating)."""
 
     kind = "standings"
     template_name = "tournaments/print/standings.html"
     title_zh = "排名表"
 
-    def __init__(self, *, tournament: Tournament, stage: Stage | None = None, **kwargs: Any) -> None:
+    def __init__(self, *, tournament: Tournament, stage: Stage | None = None, ratings: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(tournament=tournament, **kwargs)
         self.stage = stage
+        self.ratings = ratings
 
     @property
     def title(self) -> str:
@@ -46,6 +51,14 @@ class StandingsDocument(Document):
             columns.insert(0, Column("standing_place", _("Place")))
         rows = [{"rank": row.rank, "name": row.name, "shared": getattr(row, "shared", False),
                  "cells": [standing_cell(key, _standing_value(row, key)) for key in keys]} for row in table.rows]
+        if self.ratings:
+            entries = Entry.objects.filter(pk__in=[row.entry.pk for row in table.rows]).select_related(
+                "team__player1", "team__player2", "player")
+            values = seeding_ratings(self.stage.tournament, entries)
+            columns.append(Column("rating", _("Rating")))
+            for line, row in zip(rows, table.rows, strict=True):
+                value = values.get(row.entry.pk)
+                line["cells"].append("" if value is None else str(round(value)))
         return columns, rows, ""
 
     def get_context(self, units: Sequence[Any] | None = None) -> dict[str, Any]:

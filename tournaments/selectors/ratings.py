@@ -183,6 +183,13 @@ def player_ratings(*, player: Player, user: Any, family: str, club: Club | None 
     return PlayerRatings(player, pool, rating, history, rows, partner_rows, pools)
 
 
+def visible_match_tournaments(user: Any, match_ids: Sequence[int]) -> dict[int, int]:
+    """match id → tournament id, for the matches of ``match_ids`` in tournaments ``user`` may see."""
+    seen = tournaments_visible(user).values("pk")
+    return dict(Match.objects.filter(pk__in=list(match_ids), stage__tournament__in=seen)
+                .values_list("pk", "stage__tournament_id"))
+
+
 # --------------------------------------------------------------------------- the chart
 
 

@@ -37,10 +37,11 @@ def _clean_name(value: Any, field: str = "name", max_length: int = 100) -> str:
 
 
 def player_create(*, name: Any, club: str = "", contact: str = "", rating: int | None = None,
-                  actor: Actor) -> Player:
+                  is_private: bool = False, actor: Actor) -> Player:
+    """A new player; ``is_private`` keeps them off the public ladders and rating pages."""
     with transaction.atomic():
         player = Player.objects.create(name=_clean_name(name), club=(club or "").strip(),
-                                       contact=(contact or "").strip(), rating=rating)
+                                       contact=(contact or "").strip(), rating=rating, is_private=bool(is_private))
         audit(actor=actor, action="player.create", tournament=None, target=f"player:{player.pk}",
               data={"name": player.name})
         return player
@@ -92,7 +93,7 @@ def tournament_create(*, owner: Any, name: Any, variant: str = "tractor", option
 
 
 def player_update(*, player: Player, actor: Actor, **changes: Any) -> Player:
-    """Change a player's name, club, contact or rating (the API lets staff do it)."""
+    """Change a player's name, club, contact, rating or privacy (the API lets staff do it)."""
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if "name" in changes:

@@ -158,7 +158,8 @@ def print_standings(request: HttpRequest, pk: int, fmt: str = "html") -> HttpRes
     stage = None
     if tournament.stages.exists():
         stage = _document_or_404(lambda: docs.tournament_stage(tournament, _int(request.GET.get("stage"))))
-    document = docs.StandingsDocument(tournament=tournament, stage=stage, base_url=docs.site_url(request))
+    document = docs.StandingsDocument(tournament=tournament, stage=stage, base_url=docs.site_url(request),
+                                      ratings=request.GET.get("ratings") in ("1", "yes", "on", "true"))
     return _respond(request, document, fmt, page_url=reverse("print-standings", args=[pk]),
                     back_url=_url("tournament-standings", pk))
 

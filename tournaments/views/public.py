@@ -14,7 +14,7 @@ from django.views.decorators.http import require_safe
 from tournaments import selectors
 from tournaments.models import Entry, Match, Stage, Tournament
 from tournaments.permissions import can_view
-from tournaments.selectors import pages, people
+from tournaments.selectors import pages, ratings
 from tournaments.selectors.stamps import changes_stamp
 from tournaments.services import transfer as transfer_services
 from tournaments.views.common import (
@@ -27,7 +27,8 @@ from tournaments.views.common import (
 
 
 def player_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/player_list.html", {"players": people.players_visible(request.user)})
+    """Players listed publicly: never one marked private (docs/ratings.md), but for staff."""
+    return render(request, "tournaments/player_list.html", {"players": ratings.players_shown(request.user)})
 
 
 # --------------------------------------------------------------------------- public pages

@@ -1,0 +1,123 @@
+"""Ratings (``/ratings/``, docs/ratings.md): the ladder of the site or of a club for one variant family,
+and a player's rating history. Read-only: ratings are derived from the results, never written here.
+The ladder as CSV is the page's ``/ratings/csv/`` (``/ratings/clubs/<id>/csv/``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.apis.common import query_id
+from tournaments.models import Club, PlayerRating, RatingFamily
+from tournaments.selectors import ratings as rating_reads
+
+FAMILY_PARAM = OpenApiParameter("family", str, enum=list(RatingFamily.values),
+                                description="variant family (default `partnership`: tractor and chaodi)")
+CLUB_PARAM = OpenApiParameter("club", int, description="a club's ladder (default: the whole site)")
+
+
+def _club(request: Request) -> Club | None:
+    club = query_id(request.query_params.get("club"), "club")
+    return None if club is None else get_object_or_404(rating_reads.clubs_visible(request.user), pk=club)
+
+
+def _family(request: Request) -> str:
+    family = request.query_params.get("family")
+    if family not in (None, "", *RatingFamily.values):
+        raise serializers.ValidationError({"family": [_("Unknown variant family; choose one of %(v)s.")
+                                                      % {"v": ", ".join(RatingFamily.values)}]})
+    return rating_reads.family_of_request(family)
+
+
+class PlayerBrief(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+
+
+class LadderRowSerializer(serializers.ModelSerializer):
+    rank = serializers.IntegerField(read_only=True, help_text="place on the ladder (equal ratings share it)")
+    player = PlayerBrief(read_only=True)
+    rating = serializers.IntegerField(source="display", read_only=True,
+                                      help_text="displayed rating: 1500 + 40·(mu − 3·sigma), rounded")
+    last_played_at = serializers.DateTimeField(source="last_at", read_only=True)
+
+    class Meta:
+        model = PlayerRating
+        fields = ["rank", "player", "rating", "mu", "sigma", "matches", "trend", "last_played_at"]
+
+
+class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """The ladder: every shown player's rating in the site's pool or a club's, for one variant family,
+    best first (``sort``: rank, rating, matches, trend, name; ``dir=asc`` turns it round)."""
+
+    serializer_class = LadderRowSerializer
+    queryset = PlayerRating.objects.none()
+
+    def get_queryset(self) -> QuerySet[PlayerRating]:
+        params = self.request.query_params
+        sort = str(params.get("sort")) if params.get("sort") in rating_reads.SORTS else "rank"
+        return rating_reads.ladder(user=self.request.user, family=_family(self.request), club=_club(self.request),
+                                   sort=sort, descending=params.get("dir") != "asc")
+
+    @extend_schema(parameters=[FAMILY_PARAM, CLUB_PARAM,
+                               OpenApiParameter("sort", str, enum=list(rating_reads.SORTS)),
+                               OpenApiParameter("dir", str, enum=["asc", "desc"])])
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+
+class HistoryRowSerializer(serializers.Serializer):
+    match = serializers.IntegerField(allow_null=True, help_text="null when its tournament is not visible to you")
+    tournament = serializers.IntegerField(allow_null=True)
+    played_at = serializers.DateTimeField()
+    rank = serializers.IntegerField(help_text="1 won (or tied first); partnerships 1 or 2, tables 1 to 4")
+    rating_before = serializers.IntegerField()
+    rating_after = serializers.IntegerField()
+    mu_after = serializers.FloatField()
+    sigma_after = serializers.FloatField()
+
+
+class HistorySerializer(serializers.Serializer):
+    player = PlayerBrief()
+    club = serializers.IntegerField(allow_null=True)
+    family = serializers.CharField()
+    rating = LadderRowSerializer(allow_null=True)
+    history = HistoryRowSerializer(many=True)
+
+
+class PlayerRatingHistoryView(APIView):
+    """A player's rating in one pool and its history, oldest first (every rated match; the match and
+    tournament ids only of tournaments you may see)."""
+
+    @extend_schema(parameters=[FAMILY_PARAM, CLUB_PARAM], responses={200: HistorySerializer})
+    def get(self, request: Request, pk: str) -> Response:
+        if not str(pk).isdigit():
+            raise Http404
+        player = rating_reads.players_shown(request.user).filter(pk=int(pk)).first()
+        if player is None:
+            raise Http404(_("No such player."))
+        club, family = _club(request), _family(request)
+        data = rating_reads.player_ratings(player=player, user=request.user, family=family, club=club, recent=0)
+        seen = rating_reads.visible_match_tournaments(request.user, [c.match_id for c in data.history])
+        rating = None
+        if data.rating is not None:
+            data.rating.rank = rating_reads.rank_of(data.rating, request.user)  # type: ignore[attr-defined]
+            rating = LadderRowSerializer(data.rating).data
+        return Response(HistorySerializer({
+            "player": {"id": player.pk, "name": player.name, "club": player.club},
+            "club": club.pk if club else None, "family": family, "rating": rating,
+            "history": [{"match": c.match_id if c.match_id in seen else None, "tournament": seen.get(c.match_id),
+                         "played_at": c.played_at, "rank": c.rank, "rating_before": c.display_before,
+                         "rating_after": c.display_after, "mu_after": c.mu_after, "sigma_after": c.sigma_after}
+                        for c in data.history],
+        }).data)
