@@ -26,7 +26,15 @@ import pytest
 
 from gameplay.notation import replay
 from scoring.api import explain_hand_request
-from tests.online_pages.browser import PHONE, no_overflow, serve, stored_log, table, version, wait_version_after
+from tests.online_pages.browser import (
+    PHONE,
+    no_overflow,
+    serve,
+    stored_log,
+    table,
+    version,
+    wait_version_after,
+)
 from tests.online_pages.test_table_variants_browser import LANGS, LOCALES, Phone, dealt_hands, step
 
 pytestmark = pytest.mark.browser
