@@ -15,12 +15,15 @@ At each play with a choice, :class:`PlaySearch`
 4. scores the finished hand in the variant's own terms (:func:`value`): levels gained less levels
    given (the kitty multiplier and last trick included, by the scoring core), plus a small share of
    the point margin to tell apart hands of equal levels; game points in red five; net in Yongzhou;
-5. plays the candidate with the best mean over the deals, the playout bot's choice winning ties and
-   differences below ``margin``.
+5. plays the candidate with the best mean over the deals among those that beat the playout bot's
+   own choice by more than :data:`CONFIDENCE` standard errors of their differences (:func:`pick`);
+   the playout bot's choice otherwise.
 
 Every candidate is played out on the same deals (common random numbers). ``playouts`` deals at most,
-and a time budget: a new deal starts only while the time spent plus one deal's measured time stays
-within the budget, so a decision takes no longer than its budget plus one playout's jitter. A given
+and a time budget: a playout starts only while the time spent plus the longest playout so far stays
+within the budget (a deal left unfinished is not counted), so a decision takes no longer than its
+budget plus one playout's jitter and the choosing before the first playout (well under a
+millisecond; a playout takes 0.2–2 ms). A given
 seed gives the same decisions when the budget is not reached; when it is, the count of deals depends
 on the machine's speed (tests give a small ``playouts`` and a generous budget).
 
@@ -59,9 +62,11 @@ class PlayoutBot(Protocol):
     def play(self, obs: Observation | None, legal: LegalPlays) -> Sequence[int]: ...
 
 
-POINT_WEIGHT = 0.005
+POINT_WEIGHT = 0.01
 """Levels per point of margin in a partnership hand's value (40 points move about one level)."""
 MAX_CANDIDATES = 10
+CONFIDENCE = 1.0
+"""How many standard errors a candidate must beat the playout bot's own choice by to be played."""
 MAX_FOLLOWS_LISTED = 400
 """Above this many legal follows the candidates are sampled, not listed."""
 
@@ -310,23 +315,43 @@ def _config(obs: Observation) -> HandConfig:
     return HandConfig(obs.variant, {}, decks=obs.decks, players=obs.players, state=state)
 
 
+def pick(values: Sequence[Sequence[float]], confidence: float) -> int:
+    """The candidate to play, by its values on the same deals (``values[0]``: the playout bot's own
+    choice): the best mean among those better than the first by more than ``confidence`` standard
+    errors of their differences on each deal; the first when none is."""
+    base = values[0]
+    k = len(base)
+    best, best_mean = 0, 0.0
+    for i in range(1, len(values)):
+        diffs = [v - b for v, b in zip(values[i], base, strict=True)]
+        mean = sum(diffs) / k
+        if mean <= best_mean:
+            continue
+        var = sum((d - mean) ** 2 for d in diffs) / (k - 1) if k > 1 else 0.0
+        if mean > confidence * (var / k) ** 0.5:
+            best, best_mean = i, mean
+    return best
+
+
 class PlaySearch:
     """Determinized Monte Carlo over the play (see the module docstring). ``make_playout_bot`` gives
     the fast bot that plays every seat in the playouts."""
 
     def __init__(self, rng: random.Random, make_playout_bot: Callable[[random.Random], PlayoutBot], *,
-                 budget_ms: float = 200.0, playouts: int = 64, margin: float = 0.0) -> None:
+                 budget_ms: float = 200.0, playouts: int = 64, confidence: float = CONFIDENCE) -> None:
         self.rng = rng
         self.budget = budget_ms / 1000.0
         self.playouts = playouts
-        self.margin = margin
+        self.confidence = confidence
+        self.clock: Callable[[], float] = time.perf_counter
+        """What the budget is measured by (tests may give another clock)."""
         self.bots = [make_playout_bot(random.Random(rng.getrandbits(32))) for _ in range(8)]
         self.last_deals = 0
         """How many deals the last decision played out (for benchmarks and tests)."""
 
     def choose(self, obs: Observation, legal: LegalPlays, first: Sequence[int]) -> Sequence[int]:
         """The best of the candidates by the mean value of their playouts; ``first`` when alone."""
-        t0 = time.perf_counter()
+        t0 = self.clock()
         self.last_deals = 0
         cands = candidates(obs, legal, first, self.rng)
         if len(cands) < 2:
@@ -337,18 +362,22 @@ class PlaySearch:
         if leader is None:
             leader = obs.leader
         plays = [ev for ev in obs.events if type(ev) is Play]
-        totals = [0.0] * len(cands)
+        values: list[list[float]] = [[] for _ in cands]
         deals = 0
-        slowest = 0.0
+        slowest = 0.0  # the longest playout so far: none starts unless it would end within the budget
+        clock, budget = self.clock, self.budget
         while deals < self.playouts:
-            start = time.perf_counter()
-            if start - t0 + slowest > self.budget:
+            if clock() - t0 + slowest > budget:
                 break
             hidden, kitty = sample_hidden(obs, self.rng, kitty_size, played)
             for s in range(obs.players):
                 hidden[s].extend(played[s])
             seed = self.rng.getrandbits(32)
-            for i, cand in enumerate(cands):
+            row: list[float] = []
+            for cand in cands:
+                start = clock()
+                if start - t0 + slowest > budget:
+                    break  # this deal is left unfinished and not counted
                 h = hand_at_position(config, hidden, kitty, trump=obs.trump, dealer=obs.dealer, leader=leader,
                                      buried_by=burier, contract=obs.bid)
                 for ev in plays:
@@ -357,16 +386,17 @@ class PlaySearch:
                 h.legal_plays(obs.seat)
                 h.play(obs.seat, cand)
                 self._play_out(h, seed)
-                totals[i] += value(h, obs.seat)
+                row.append(value(h, obs.seat))
+                slowest = max(slowest, clock() - start)
+            if len(row) < len(cands):
+                break
+            for i, v in enumerate(row):
+                values[i].append(v)
             deals += 1
-            slowest = max(slowest, time.perf_counter() - start)
         self.last_deals = deals
         if not deals:
             return first
-        best = max(range(len(cands)), key=lambda i: totals[i])
-        if totals[best] - totals[0] <= self.margin * deals:
-            return first
-        return cands[best]
+        return cands[pick(values, self.confidence)]
 
     def _play_out(self, h: Hand, seed: int) -> None:
         """Play ``h`` to its end with the playout bots (each seat its own; the same seed for every candidate)."""

@@ -14,7 +14,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-BOT_KINDS = ("heuristic", "random")
+BOT_KINDS = ("easy", "normal", "strong", "heuristic", "random")
+"""The bots a seat may be given (``gameplay.bots.BOTS``): the three levels, ``heuristic`` (the former name of
+``normal``, kept for stored rooms and clients) and ``random``."""
 
 
 def new_secret() -> str:

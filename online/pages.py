@@ -34,7 +34,8 @@ def table_words() -> dict[str, str]:
     return {
         "seat_n": _("Seat {n}"), "you": _("You"), "host": _("Host"), "empty_seat": _("Empty seat"),
         "bot": _("Bot"), "auto": _("Auto-play (托管)"), "online": _("online"), "offline": _("offline"),
-        "ready": _("Ready"), "is_ready": _("ready"), "give_heuristic": _("Give to a bot"),
+        "ready": _("Ready"), "is_ready": _("ready"), "give_heuristic": _("Normal bot"),
+        "give_easy": _("Easy bot"), "give_strong": _("Strong bot"),
         "give_random": _("Random bot"), "take_back": _("Free the seat"),
         "play": _("Play"), "bury": _("Bury"), "declare": _("Declare"), "overturn": _("Overturn"),
         "insure": _("Insure"), "pass": _("Pass"), "bid": _("Bid {n}"), "trump_is": _("{suit} trump"),

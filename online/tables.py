@@ -8,6 +8,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
+
 from gameplay.bots import make_bot
 from gameplay.cards import BJ, LJ, code_rank, deck_codes, shuffle
 from gameplay.config import HandConfig
@@ -18,7 +20,7 @@ from gameplay.notation import apply_event
 from gameplay.simulate import bot_turn
 from online.models import Room, Seat
 
-__all__ = ["SYSTEM", "bot_act", "cached", "deal", "deal_round", "deck_source", "drop_cache", "hand_from_log", "keep", "take"]
+__all__ = ["SYSTEM", "bot_act", "cached", "deal", "deal_round", "deck_source", "drop_cache", "hand_from_log", "keep", "table_bot", "take"]
 
 SYSTEM = random.SystemRandom()
 """The shuffles of online hands (the deck is stored in the log: nothing needs the seed)."""
@@ -86,6 +88,18 @@ def keep(room_id: int, version: int, hand: Hand) -> None:
         _CACHE[room_id] = (version, hand)
 
 
+STRONG_BUDGET_MS = 100
+"""The strong bot's time per decision at an online table, unless the setting ``ONLINE_STRONG_BUDGET_MS``
+says otherwise: half its default, as the bot's turn runs in the tick that serves the table."""
+
+
+def table_bot(room: Room, seat: int, name: str | None) -> Any:
+    """The bot that plays ``seat``'s turn now: the seat's bot (``heuristic`` is ``normal``), or the normal
+    bot for 托管; the strong bot within the online budget."""
+    budget = float(getattr(settings, "ONLINE_STRONG_BUDGET_MS", STRONG_BUDGET_MS))
+    return make_bot(name or "normal", bot_rng(room, seat), budget_ms=budget)
+
+
 def bot_rng(room: Room, seat: int) -> random.Random:
     return random.Random(room.pk * 1_000_003 + room.version * 7 + seat)
 
@@ -94,7 +108,7 @@ def bot_act(room: Room, hand: Hand, seat: int, kind: str, *, timed_out: bool = F
     """A bot plays ``seat``'s turn (a bot seat, or 托管) as :func:`gameplay.simulate.play_out` would; a
     clock that ran out on naming trump names the default (spades, seed 002). ``row``: the seat's row if held."""
     row = row if row is not None else Seat.objects.get(room=room, seat=seat)
-    bot_turn(hand, make_bot(row.bot or "heuristic", bot_rng(room, seat)), kind, seat, default_trump=timed_out)
+    bot_turn(hand, table_bot(room, seat, row.bot), kind, seat, default_trump=timed_out)
 
 
 def _bot_may_declare(room: Room, hand: Hand, row: Seat) -> None:
@@ -102,7 +116,7 @@ def _bot_may_declare(room: Room, hand: Hand, row: Seat) -> None:
     if (row.bot is not None or row.auto) and hand.phase == "deal" and not hand.offers:
         opts = hand.legal_declarations(row.seat)
         if opts:
-            choice = make_bot(row.bot or "heuristic", bot_rng(room, row.seat)).declare(hand.observation(row.seat), opts)
+            choice = table_bot(room, row.seat, row.bot).declare(hand.observation(row.seat), opts)
             if choice:
                 hand.declare(row.seat, choice)
 

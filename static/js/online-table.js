@@ -397,6 +397,10 @@
     }
   }
 
+  // a seat's bot by the words that name it (a stored "heuristic" seat is the normal bot)
+  var BOT_NAMES = { easy: "give_easy", normal: "give_heuristic", heuristic: "give_heuristic",
+                    strong: "give_strong", random: "give_random" };
+
   function seatBox(s, where, play, trick, toAct) {
     var room = state.room, hand = state.hand, seat = room.seats[s], me = state.you.seat;
     var box = el("div", "ot-seat at-" + where);
@@ -410,7 +414,7 @@
     dot.title = seat.connected ? W.online : W.offline;
     head.appendChild(el("span", "ot-name", seat.taken ? seatName(s) : W.empty_seat));
     if (s === me) head.appendChild(el("span", "ot-badge you", W.you));
-    if (seat.bot) head.appendChild(el("span", "ot-badge bot", seat.bot === "random" ? W.give_random : W.bot));
+    if (seat.bot) head.appendChild(el("span", "ot-badge bot", BOT_NAMES[seat.bot] ? W[BOT_NAMES[seat.bot]] : W.bot));
     if (seat.auto && !seat.bot) head.appendChild(el("span", "ot-badge auto", W.auto));
     if (hand && hand.dealer === s) head.appendChild(el("span", "ot-badge dealer", W.dealer));
     var info = box.appendChild(el("div", "ot-seat-info"));
@@ -431,7 +435,9 @@
     if (state.you.host && room.status === "waiting") {
       var ctl = box.appendChild(el("div", "ot-host"));
       if (!seat.taken) {
-        ctl.appendChild(button("small", W.give_heuristic, "bot-h-" + s, function () { act("bot", { seat: s, bot: "heuristic" }); }));
+        ctl.appendChild(button("small", W.give_easy, "bot-e-" + s, function () { act("bot", { seat: s, bot: "easy" }); }));
+        ctl.appendChild(button("small", W.give_heuristic, "bot-h-" + s, function () { act("bot", { seat: s, bot: "normal" }); }));
+        ctl.appendChild(button("small", W.give_strong, "bot-s-" + s, function () { act("bot", { seat: s, bot: "strong" }); }));
         ctl.appendChild(button("small", W.give_random, "bot-r-" + s, function () { act("bot", { seat: s, bot: "random" }); }));
       } else if (seat.bot) {
         ctl.appendChild(button("small", W.take_back, "bot-x-" + s, function () { act("bot", { seat: s, bot: null }); }));
