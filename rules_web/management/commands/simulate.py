@@ -3,6 +3,9 @@
     python manage.py simulate --variant tractor --hands 1000 --seed 7 --bots heuristic,random \
         [--jobs N] [--log hands.jsonl] [--match]
 
+``--bots`` takes the levels ``easy``, ``normal`` (``heuristic``) and ``strong``, and ``random``
+(docs/bots.md); the strong bot searches each card play for up to 200 ms.
+
 With a broker (``CELERY_BROKER_URL``) and ``--jobs N`` the run is split into N Celery tasks run by
 workers and gathered; otherwise it runs in this process. The hands are the same either way.
 """
@@ -30,7 +33,8 @@ class Command(BaseCommand):
         parser.add_argument("--hands", type=int, default=1000, help="hands to play (matches with --match)")
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument("--bots", default="heuristic,random",
-                            help="comma-separated bots: side 0, side 1 (partnerships) or seat i → bots[i %% n]")
+                            help="comma-separated bots: side 0, side 1 (partnerships) or seat i → bots[i %% n]; "
+                                 "easy, normal (also called heuristic), strong (200 ms a card play) or random")
         parser.add_argument("--decks", type=int, default=None, help="red-five: 2 or 3")
         parser.add_argument("--players", type=int, default=None, help="yongzhou-300: 3 or 4")
         parser.add_argument("--jobs", type=int, default=1, help="split into N Celery tasks when a broker is set")
