@@ -1,0 +1,75 @@
+"""Bot levels at online tables (issue 32): seats take the easy, normal or strong bot by name, a stored
+``heuristic`` seat still plays (as the normal bot), and a table of four strong bots plays a whole match,
+each of its turns well within the table's clock."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from gameplay.bots import EasyBot, HeuristicBot, StrongBot
+from online import services, tables
+from online.models import BOT_KINDS, Room, RoomHand
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _room(variant: str, bots: list[str], **kw: Any) -> Room:
+    created = services.room_create(variant=variant, **kw)
+    room = created.room
+    for s in range(room.players):
+        room.refresh_from_db()
+        services.seat_bot(code=room.code, host_token=created.host_token, seat=s, bot=bots[s % len(bots)],
+                          action_id=f"b{s}", version=room.version)
+    room.refresh_from_db()
+    return room
+
+
+def test_bot_kinds_by_name() -> None:
+    """The levels and the former name are all valid seat bots; each makes its bot, the strong one with
+    the online budget."""
+    assert {"easy", "normal", "strong", "heuristic", "random"} == set(BOT_KINDS)
+    room = Room(pk=1, version=0)
+    assert type(tables.table_bot(room, 0, "easy")) is EasyBot
+    assert type(tables.table_bot(room, 0, "heuristic")) is HeuristicBot
+    assert type(tables.table_bot(room, 0, None)) is HeuristicBot  # 托管
+    strong = tables.table_bot(room, 0, "strong")
+    assert isinstance(strong, StrongBot) and strong.search.budget == tables.STRONG_BUDGET_MS / 1000
+
+
+def test_unknown_bot_is_refused() -> None:
+    created = services.room_create(variant="tractor")
+    with pytest.raises(services.OnlineError) as err:
+        services.seat_bot(code=created.room.code, host_token=created.host_token, seat=0, bot="expert",
+                          action_id="x", version=created.room.version)
+    assert "strong" in str(err.value)
+
+
+def test_four_strong_bots_play_a_whole_match_within_the_clock(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four strong bots (a small online budget to keep the test short) play a tractor match to its end;
+    every bot turn takes far less than the 15 s clock (and not much over the budget)."""
+    settings.ONLINE_STRONG_BUDGET_MS = 10
+    turns: list[float] = []
+    act = tables.bot_act
+
+    def timed(*args: Any, **kw: Any) -> None:
+        t = time.perf_counter()
+        act(*args, **kw)
+        turns.append(time.perf_counter() - t)
+
+    monkeypatch.setattr(tables, "bot_act", timed)
+    room = _room("tractor", ["strong"], options={"hand_limit": 1}, clock=15)
+    assert room.status == Room.Status.FINISHED
+    hands = list(RoomHand.objects.filter(room=room))
+    assert hands and all(h.finished for h in hands)
+    assert len(turns) > 50
+    assert max(turns) < 15 and sorted(turns)[len(turns) // 2] < 0.05
+
+
+def test_mixed_levels_play_an_individual_match(settings: Any) -> None:
+    """Easy, normal (stored as heuristic), strong and random seats at one red five table finish their hands."""
+    settings.ONLINE_STRONG_BUDGET_MS = 10
+    room = _room("red-five", ["easy", "heuristic", "strong", "random"], hands=1)
+    assert room.status == Room.Status.FINISHED
