@@ -4,7 +4,9 @@ table that match's new live state, computed here once per change (not once per w
 
 Groups: ``live-t-<tournament id>`` gets ``{"type": "live.changed", "stamp": …}`` (the new change stamp,
 the same as the stamp endpoint's); ``live-m-<match id>`` gets ``{"type": "live.state", "state": …}``
-(:func:`tournaments.services.trick_entry.live_state`). The consumers (``tournaments/consumers.py``)
+(:func:`tournaments.services.trick_entry.live_state`); ``live-a-<tournament id>`` (every watcher of the
+tournament and of its matches) gets ``{"type": "live.access"}`` when the tournament is made private or
+goes back to draft (:func:`push_access`), on which each watcher checks again who may watch. The consumers (``tournaments/consumers.py``)
 forward them to the browsers.
 
 A push never fails or holds up a write: it runs after the commit (the ``tournament_changed`` signal of
@@ -46,6 +48,24 @@ def tournament_group(tournament_id: int) -> str:
 
 def match_group(match_id: int) -> str:
     return f"live-m-{match_id}"
+
+
+def access_group(tournament_id: int) -> str:
+    """Every watcher of the tournament and of its matches' live tables: told when who may watch changes."""
+    return f"live-a-{tournament_id}"
+
+
+def push_access(tournament_id: int) -> bool:
+    """Who may watch tournament ``tournament_id`` changed (made private, back to draft): each of its
+    watchers checks again and a watcher no longer allowed is closed (4003). Sent after the commit by the
+    services that change it; never raises."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    group = access_group(tournament_id)
+    if not may_have_watchers(layer, group):
+        return True
+    return send(layer, [(group, {"type": "live.access"})])
 
 
 def may_have_watchers(layer: BaseChannelLayer, group: str) -> bool:

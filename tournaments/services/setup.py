@@ -152,6 +152,14 @@ def _check_seat_names(value: str) -> None:
                                % {"v": ", ".join(Tournament.SeatNames.values)})
 
 
+def _access_changed(tournament_id: int) -> None:
+    """After the commit: the tournament's live watchers check again whether they may watch
+    (``live_push.push_access``; docs/tournaments.md, "Live pages")."""
+    from tournaments.services.live_push import push_access
+
+    transaction.on_commit(lambda: push_access(tournament_id))
+
+
 def tournament_update(*, tournament: Tournament, actor: Actor, **changes: Any) -> Tournament:
     require_organizer(actor, tournament)
     unknown = set(changes) - set(EDITABLE)
@@ -173,9 +181,12 @@ def tournament_update(*, tournament: Tournament, actor: Actor, **changes: Any) -
         if starts and ends and ends < starts:
             raise ServiceError.one("ends_on", _("The tournament cannot end before it starts."))
         rated_as = [getattr(tournament, key) for key in RATED_AS]
+        was_public = tournament.is_public
         for key, value in changes.items():
             setattr(tournament, key, value)
         tournament.save()
+        if was_public and not tournament.is_public:  # made private: the public's live watchers are closed
+            _access_changed(tournament.pk)
         audit(actor=actor, action="tournament.update", tournament=tournament, target=f"tournament:{tournament.pk}",
               data={k: str(v) for k, v in changes.items()})
         if rated_as != [getattr(tournament, key) for key in RATED_AS]:
@@ -214,6 +225,8 @@ def tournament_set_status(*, tournament: Tournament, status: str, actor: Actor) 
         old = tournament.status
         tournament.status = status
         tournament.save(update_fields=["status", "updated_at"])
+        if status == Tournament.Status.DRAFT:  # a draft is its staff's only: the others' live watchers are closed
+            _access_changed(tournament.pk)
         audit(actor=actor, action="tournament.status", tournament=tournament, target=f"tournament:{tournament.pk}",
               data={"from": old, "to": status})
         return tournament
