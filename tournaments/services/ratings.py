@@ -21,12 +21,13 @@ by the organizer only when the tournament's ``rate_awarded`` says so.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from django.db import transaction
+from django.db import connection, models, transaction
 from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
@@ -158,17 +159,21 @@ def _fact_of(row: Mapping[str, Any], award: str | None, seats: Sequence[int | No
 
 def derive_facts(match_ids: Iterable[int] | None = None) -> dict[int, Fact]:
     """The facts of the rated matches among ``match_ids`` (None: every match), from the stored results
-    in a handful of queries (matches, awards, table seats)."""
+    in a handful of queries (matches, awards, and the seats of individual tables)."""
     matches = Match.objects.filter(status=Match.Status.FINISHED, confirmed_at__isnull=False)
     awards_qs = Adjustment.objects.filter(kind__in=[Adjustment.Kind.AWARDED, Adjustment.Kind.FORFEIT],
                                           match__isnull=False)
     seats_qs = TableSeat.objects.all()
-    if match_ids is not None:
+    if match_ids is None:
+        rows: Iterable[dict[str, Any]] = matches.values(*MATCH_FIELDS).iterator(chunk_size=BATCH)
+    else:
         ids = sorted(set(match_ids))
-        if not ids:
+        rows = list(matches.filter(pk__in=ids).values(*MATCH_FIELDS)) if ids else []
+        tables = [r["pk"] for r in rows if family_of(r["stage__tournament__variant"]) != RatingFamily.PARTNERSHIP]
+        if not rows:
             return {}
-        matches, awards_qs = matches.filter(pk__in=ids), awards_qs.filter(match_id__in=ids)
-        seats_qs = seats_qs.filter(match_id__in=ids)
+        awards_qs = awards_qs.filter(match_id__in=[r["pk"] for r in rows])
+        seats_qs = seats_qs.filter(match_id__in=tables) if tables else TableSeat.objects.none()
     awards: dict[int, str] = {}
     for match_id, kind in awards_qs.order_by("created_at", "id").values_list("match_id", "kind"):
         awards[match_id] = kind  # the latest decision stands (as the match's result takes it)
@@ -176,7 +181,7 @@ def derive_facts(match_ids: Iterable[int] | None = None) -> dict[int, Fact]:
     for match_id, seat, player_id in seats_qs.values_list("match_id", "seat", "entry__player_id"):
         seats.setdefault(match_id, []).append((seat, player_id))
     facts = {}
-    for row in matches.values(*MATCH_FIELDS).iterator(chunk_size=BATCH):
+    for row in rows:
         table = [player for _seat, player in sorted(seats.get(row["pk"], []))]
         fact = _fact_of(row, awards.get(row["pk"]), table)
         if fact is not None:
@@ -201,29 +206,30 @@ def pool_get(club_id: int | None, family: str) -> RatingPool:
     return pool
 
 
-def pools_locked(keys: Iterable[tuple[int | None, str]]) -> dict[tuple[int | None, str], RatingPool]:
-    """The pools of ``keys`` (created when missing), locked: the site pools of their families first,
-    then the clubs' — every writer takes them in this order."""
-    wanted = set(keys) | {(None, family) for _club, family in keys}
+def pools_locked(keys: Iterable[tuple[int | None, str]],
+                 held: Mapping[tuple[int | None, str], RatingPool] | None = None,
+                 ) -> dict[tuple[int | None, str], RatingPool]:
+    """The pools of ``keys`` (created when missing) with their clubs, locked in one statement: the site
+    pools of their families too, in the order of their ids, so that every writer takes them in the same
+    order (a writer takes the site pools first). ``held``: pools this transaction already locked."""
+    held = dict(held or {})
+    wanted = (set(keys) | {(None, family) for _club, family in keys}) - held.keys()
+    if not wanted:
+        return held
 
     def lock() -> dict[tuple[int | None, str], RatingPool]:
-        found: dict[tuple[int | None, str], RatingPool] = {}
-        sites = sorted(family for club, family in wanted if club is None)
-        clubs = Q(pk__in=[])
+        which = Q(pk__in=[])
         for club, family in wanted:
-            if club is not None:
-                clubs |= Q(club_id=club, family=family)
-        for rows in (RatingPool.objects.filter(club__isnull=True, family__in=sites),
-                     RatingPool.objects.filter(clubs)):
-            found.update({(p.club_id, p.family): p for p in rows.select_for_update().order_by("pk")})
-        return found
+            which |= Q(club__isnull=True, family=family) if club is None else Q(club_id=club, family=family)
+        rows = RatingPool.objects.filter(which).select_related("club").select_for_update(of=("self",))
+        return {(p.club_id, p.family): p for p in rows.order_by("pk")}
 
     found = lock()
     if len(found) < len(wanted):
         for club, family in wanted - found.keys():
             pool_get(club, family)
         found = lock()
-    return found
+    return {**held, **found}
 
 
 def pools_of(fact: Fact) -> list[tuple[int | None, str]]:
@@ -237,22 +243,57 @@ def pool_facts(pool: RatingPool) -> Any:
 
 
 def pool_options(pool: RatingPool) -> ModelOptions:
-    return options_of(Club.objects.get(pk=pool.club_id) if pool.club_id else None)
+    return options_of(pool.club)
 
 
 def skill_of(rating: PlayerRating) -> Skill:
     return Skill(rating.mu, rating.sigma, rating.matches, tuple(int(d) for d in rating.recent))
 
 
-def change_rows(pool: RatingPool, changes: Sequence[Change]) -> list[RatingChange]:
-    rows = []
+def insert_rows(model: type[models.Model], columns: Sequence[str], rows: Iterable[Sequence[Any]],
+                json_columns: Sequence[int] = ()) -> int:
+    """Insert ``rows`` (plain values; ``json_columns``: the indexes of JSON values) in bulk: PostgreSQL's
+    COPY, else batches of one prepared statement. The history of a whole site is a million rows or
+    more, and building a model instance per row (``bulk_create``) cost most of a recompute's time."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    fields = [model._meta.get_field(c) for c in columns]
+    names = ", ".join(connection.ops.quote_name(f.column) for f in fields if isinstance(f, models.Field) and f.column)
+    dumped = set(json_columns)
+
+    def adapted(row: Sequence[Any], time: Any) -> list[Any]:
+        return [json.dumps(v) if i in dumped else time(v) if isinstance(v, dt.datetime) else v
+                for i, v in enumerate(row)]
+    count = 0
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(adapted(row, lambda v: v))
+                    count += 1
+            return count
+        sql = f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
+        batch: list[list[Any]] = []
+        for row in rows:
+            batch.append(adapted(row, connection.ops.adapt_datetimefield_value))
+            if len(batch) >= BATCH:
+                cursor.executemany(sql, batch)
+                count, batch = count + len(batch), []
+        if batch:
+            cursor.executemany(sql, batch)
+            count += len(batch)
+    return count
+
+
+CHANGE_COLUMNS = ("pool", "player", "match", "played_at", "side", "rank", "mu_before", "sigma_before", "mu_after",
+                  "sigma_after", "display_before", "display_after", "matches_after")
+
+
+def change_values(pool: RatingPool, changes: Iterable[Change]) -> Iterable[tuple[Any, ...]]:
+    """The history rows of ``changes`` (one per player per game), as :data:`CHANGE_COLUMNS`."""
     for c in changes:
         played_at, match_id = cast(tuple[dt.datetime, int], c.key)  # a Fact's game: (time, match id)
-        rows.append(RatingChange(pool=pool, player_id=c.player, match_id=match_id, played_at=played_at, side=c.side,
-                                 rank=c.rank, mu_before=c.before.mu, sigma_before=c.before.sigma, mu_after=c.after.mu,
-                                 sigma_after=c.after.sigma, display_before=c.before.display,
-                                 display_after=c.after.display, matches_after=c.after.matches))
-    return rows
+        yield (pool.pk, c.player, match_id, played_at, c.side, c.rank, c.before.mu, c.before.sigma, c.after.mu,
+               c.after.sigma, c.before.display, c.after.display, c.after.matches)
 
 
 RATING_FIELDS = ["mu", "sigma", "display", "matches", "trend", "recent", "last_at", "last_match"]
@@ -268,8 +309,9 @@ def _set_rating(row: PlayerRating, skill: Skill, last: tuple[dt.datetime, int]) 
 def store_ratings(pool: RatingPool, ledger: Ledger, last: Mapping[int, tuple[dt.datetime, int]],
                   existing: Mapping[int, PlayerRating], players: Iterable[int]) -> None:
     """Write the ledger's skills of ``players`` into the pool's :class:`PlayerRating` rows (``existing``:
-    those already stored); a player left without a rated match loses the row."""
-    update, create, gone = [], [], []
+    those already stored), new and changed ones in one upsert per batch; a player left without a rated
+    match loses the row."""
+    upsert, gone = [], []
     for player in players:
         skill = ledger.skill(player)
         row = existing.get(player)
@@ -277,32 +319,40 @@ def store_ratings(pool: RatingPool, ledger: Ledger, last: Mapping[int, tuple[dt.
             if row is not None:
                 gone.append(row.pk)
             continue
-        if row is None:
-            create.append(_set_rating(PlayerRating(pool=pool, player_id=player), skill, last[player]))
-        else:
-            update.append(_set_rating(row, skill, last.get(player) or (row.last_at, row.last_match)))
-    PlayerRating.objects.bulk_create(create, batch_size=BATCH)
-    PlayerRating.objects.bulk_update(update, RATING_FIELDS, batch_size=500)
+        at = last[player] if row is None else (last.get(player) or (row.last_at, row.last_match))
+        upsert.append(_set_rating(PlayerRating(pool=pool, player_id=player), skill, at))
+    PlayerRating.objects.bulk_create(upsert, batch_size=BATCH, update_conflicts=True,
+                                     unique_fields=["pool", "player"], update_fields=RATING_FIELDS)
     for start in range(0, len(gone), 500):
         PlayerRating.objects.filter(pk__in=gone[start:start + 500]).delete()
 
 
-def pool_append(pool: RatingPool, facts: Sequence[Fact]) -> None:
-    """The incremental update: rate ``facts`` (all later than everything the pool has rated) on top of
-    the stored ratings of their players."""
-    players = sorted({p for fact in facts for side in fact.sides for p in side})
-    existing = {r.player_id: r for r in PlayerRating.objects.filter(pool=pool, player_id__in=players)}
-    ledger = Ledger(pool_options(pool), {p: skill_of(r) for p, r in existing.items()})
-    changes: list[Change] = []
-    last: dict[int, tuple[dt.datetime, int]] = {}
-    for fact in sorted(facts, key=lambda f: f.key):
-        changes.extend(ledger.play(fact.game()))
-        last.update(dict.fromkeys((p for side in fact.sides for p in side), fact.key))
-    RatingChange.objects.bulk_create(change_rows(pool, changes), batch_size=BATCH)
-    store_ratings(pool, ledger, last, existing, players)
-    pool.last_at, pool.last_match = max(f.key for f in facts)
-    pool.computed_at = timezone.now()
-    pool.save(update_fields=["last_at", "last_match", "computed_at"])
+def pools_append(appends: Sequence[tuple[RatingPool, Sequence[Fact]]]) -> None:
+    """The incremental update: rate each pool's ``facts`` (all later than everything the pool has rated)
+    on top of the stored ratings of their players — a few statements for all the pools together."""
+    wanted = {(pool.pk, p) for pool, facts in appends for fact in facts for side in fact.sides for p in side}
+    which = Q(pk__in=[])
+    for pool, facts in appends:
+        which |= Q(pool=pool, player_id__in=sorted({p for f in facts for side in f.sides for p in side}))
+    stored = {(r.pool_id, r.player_id): r for r in PlayerRating.objects.filter(which)}
+    history: list[tuple[Any, ...]] = []
+    upsert = []
+    for pool, facts in appends:
+        mine = {player: row for (pool_id, player), row in stored.items() if pool_id == pool.pk}
+        ledger = Ledger(pool_options(pool), {p: skill_of(r) for p, r in mine.items()})
+        last: dict[int, tuple[dt.datetime, int]] = {}
+        for fact in sorted(facts, key=lambda f: f.key):
+            history.extend(change_values(pool, ledger.play(fact.game())))
+            last.update(dict.fromkeys((p for side in fact.sides for p in side), fact.key))
+        upsert += [_set_rating(PlayerRating(pool=pool, player_id=p), skill, last[p])
+                   for (pool_id, p) in sorted(wanted) if pool_id == pool.pk and (skill := ledger.skill(p))]
+    insert_rows(RatingChange, CHANGE_COLUMNS, history)
+    PlayerRating.objects.bulk_create(upsert, update_conflicts=True, unique_fields=["pool", "player"],
+                                     update_fields=RATING_FIELDS)
+    now = timezone.now()
+    for pool, facts in appends:
+        pool.last_at, pool.last_match = max(f.key for f in facts)
+        RatingPool.objects.filter(pk=pool.pk).update(last_at=pool.last_at, last_match=pool.last_match, computed_at=now)
 
 
 def _history_before(pool: RatingPool, players_qs: Any, at: dt.datetime, match_id: int,
@@ -364,9 +414,9 @@ def pool_recompute(pool: RatingPool, at: dt.datetime, match_id: int) -> int:
                 last[player] = fact.key
                 touched.add(player)
         if len(changes) >= 4 * BATCH:
-            RatingChange.objects.bulk_create(change_rows(pool, changes), batch_size=BATCH)
+            insert_rows(RatingChange, CHANGE_COLUMNS, change_values(pool, changes))
             changes = []
-    RatingChange.objects.bulk_create(change_rows(pool, changes), batch_size=BATCH)
+    insert_rows(RatingChange, CHANGE_COLUMNS, change_values(pool, changes))
     store_ratings(pool, ledger, last, existing, touched)
     newest = pool_facts(pool).order_by("-played_at", "-match_id").values_list("played_at", "match_id").first()
     pool.last_at, pool.last_match = newest if newest else (None, None)
@@ -421,7 +471,7 @@ def ratings_sync(*, match_ids: Iterable[int]) -> list[int]:
     if not ids:
         return []
     with transaction.atomic():
-        pools_locked([(None, family) for family in RatingFamily.values])  # one writer per family at a time
+        sites = pools_locked([(None, family) for family in RatingFamily.values])  # one writer at a time
         pairs = _changed_facts(ids)
         if not pairs:
             return []
@@ -433,8 +483,8 @@ def ratings_sync(*, match_ids: Iterable[int]) -> list[int]:
                         by_pool.setdefault(key, [])
                         if (old, new) not in by_pool[key]:
                             by_pool[key].append((old, new))
-        pools = pools_locked(list(by_pool))
-        dirty = []
+        pools = pools_locked(list(by_pool), held=sites)
+        dirty, appends = [], []
         for key, changes in by_pool.items():
             pool = pools[key]
             mine = [(o if o is not None and key in pools_of(o) else None, n if n is not None and key in pools_of(n)
@@ -443,10 +493,12 @@ def ratings_sync(*, match_ids: Iterable[int]) -> list[int]:
             last = (pool.last_at, pool.last_match or 0) if pool.last_at else None
             if (pool.dirty_at is None and len(added) == len(mine)
                     and (last is None or min(f.key for f in added) > last)):
-                pool_append(pool, added)
+                appends.append((pool, added))
                 continue
             _mark_dirty(pool, min(f.key for pair in mine for f in pair if f is not None))
             dirty.append(pool.pk)
+        if appends:
+            pools_append(appends)
         queue_recompute(dirty)
         return dirty
 
@@ -503,7 +555,9 @@ def ratings_rebuild() -> int:
         pools_locked([(None, family) for family in RatingFamily.values])
         facts = derive_facts()
         RatedMatch.objects.all().delete()
-        RatedMatch.objects.bulk_create([f.row() for f in sorted(facts.values(), key=lambda f: f.key)], batch_size=BATCH)
+        insert_rows(RatedMatch, ("match", "club", "family", "played_at", "sides", "ranks", "level_gap"),
+                    ((f.match_id, f.club_id, f.family, f.played_at, [list(x) for x in f.sides], list(f.ranks),
+                      f.level_gap) for f in sorted(facts.values(), key=lambda f: f.key)), json_columns=(4, 5))
         keys = {key for fact in facts.values() for key in pools_of(fact)}
         keys |= set(RatingPool.objects.values_list("club_id", "family"))
         pools = pools_locked(list(keys))
