@@ -288,6 +288,11 @@ async def _four_players(server: Server) -> None:
     plays = again["hand"]["trick"]["plays"]
     assert [(p["seat"], Counter(p["cards"])) for p in plays] == [
         (seat, Counter(CODE_NAMES[c] for c in cards)) for seat, cards in stored_before.observation(0).trick]
+    public = stored_before.observation(0)  # the rest of what the seats see, as the stored log has it
+    kind, turn = stored_before.to_act()
+    assert again["hand"]["to_act"] == {"kind": kind, "seat": turn}
+    assert again["hand"]["points"] == list(public.points) and again["hand"]["counts"] == list(public.cards_left)
+    assert again["hand"]["phase"] == stored_before.phase and again["hand"]["trump"] == stored_before.trump
     await settled(server, code, seats)
     assert server.row(code)[0] == version  # nobody's turn was taken by a bot while the players came back
 
@@ -321,7 +326,7 @@ def test_a_bot_table_killed_mid_hand_plays_on_with_no_client(tmp_path: Path) -> 
         def mid_hand() -> bool:
             log = server.row(code)[2]
             return log is not None and sum(e["kind"] == "play" for e in log["events"]) >= 12
-        asyncio.run(until(mid_hand, timeout=20, what="a dozen plays"))
+        asyncio.run(until(mid_hand, timeout=40, what="a dozen plays"))
         server.kill()
         version, status, log, finished = server.row(code)
         assert status == "playing" and log is not None and not finished
@@ -334,7 +339,7 @@ def test_a_bot_table_killed_mid_hand_plays_on_with_no_client(tmp_path: Path) -> 
 
         def hand_over() -> bool:
             return server.row(code, 1)[3]
-        asyncio.run(until(hand_over, timeout=30, what="the hand played to its end"))
+        asyncio.run(until(hand_over, timeout=60, what="the hand played to its end"))
         after = server.row(code, 1)[2]
         assert after is not None and replay(after).finished  # the whole stored log replays
         assert after["events"][: len(log["events"])] == log["events"]  # what was stored before the kill stays
