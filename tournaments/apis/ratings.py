@@ -58,7 +58,8 @@ class LadderRowSerializer(serializers.ModelSerializer):
 
 class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     """The ladder: every shown player's rating in the site's pool or a club's, for one variant family,
-    best first (``sort``: rank, rating, matches, trend, name; ``dir=asc`` turns it round)."""
+    in the order of ``sort`` (rank or rating: best first; matches: most first; trend: rising most first;
+    name: A to Z); ``reverse=true`` turns it round."""
 
     serializer_class = LadderRowSerializer
     queryset = PlayerRating.objects.none()
@@ -67,11 +68,11 @@ class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         params = self.request.query_params
         sort = str(params.get("sort")) if params.get("sort") in rating_reads.SORTS else "rank"
         return rating_reads.ladder(user=self.request.user, family=_family(self.request), club=_club(self.request),
-                                   sort=sort, descending=params.get("dir") != "asc")
+                                   sort=sort, reverse=params.get("reverse") in ("1", "true", "yes"))
 
     @extend_schema(parameters=[FAMILY_PARAM, CLUB_PARAM,
                                OpenApiParameter("sort", str, enum=list(rating_reads.SORTS)),
-                               OpenApiParameter("dir", str, enum=["asc", "desc"])])
+                               OpenApiParameter("reverse", bool, description="the order turned round")])
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().list(request, *args, **kwargs)
 
@@ -109,10 +110,9 @@ class PlayerRatingHistoryView(APIView):
         club, family = _club(request), _family(request)
         data = rating_reads.player_ratings(player=player, user=request.user, family=family, club=club, recent=0)
         seen = rating_reads.visible_match_tournaments(request.user, [c.match_id for c in data.history])
-        rating = None
-        if data.rating is not None:
-            data.rating.rank = rating_reads.rank_of(data.rating, request.user)  # type: ignore[attr-defined]
-            rating = LadderRowSerializer(data.rating).data
+        rating = data.rating
+        if rating is not None:
+            rating.rank = rating_reads.rank_of(rating, request.user)  # type: ignore[attr-defined]
         return Response(HistorySerializer({
             "player": {"id": player.pk, "name": player.name, "club": player.club},
             "club": club.pk if club else None, "family": family, "rating": rating,

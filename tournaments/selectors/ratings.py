@@ -33,7 +33,7 @@ from tournaments.models import (
 from tournaments.selectors.matches import tournaments_visible
 from tournaments.selectors.people import players_visible
 
-SORTS = {  # the ladder's sortable columns → the order, best first
+SORTS = {  # the ladder's sortable columns → their natural order (best, most, rising most first; names A to Z)
     "rank": ("-display", "-mu", "player__name", "player_id"),
     "rating": ("-display", "-mu", "player__name", "player_id"),
     "matches": ("-matches", "-display", "player__name", "player_id"),
@@ -69,15 +69,15 @@ def pool_of(club: Club | None, family: str) -> RatingPool | None:
 
 
 def ladder(*, user: Any, family: str, club: Club | None = None, sort: str = "rank",
-           descending: bool = True) -> QuerySet[PlayerRating]:
+           reverse: bool = False) -> QuerySet[PlayerRating]:
     """A ladder (the site's, or a club's) of one variant family: the ratings of the players the visitor
     may see, each with its ``rank`` among them (by displayed rating; equal ratings share a rank),
-    ordered by ``sort`` (:data:`SORTS`; ``descending=False`` turns it round)."""
+    ordered by ``sort`` (:data:`SORTS`; ``reverse`` turns it round)."""
     pool = pool_of(club, family)
     if pool is None:
         return PlayerRating.objects.none()
     order = SORTS.get(sort, SORTS["rank"])
-    if not descending:
+    if reverse:
         order = tuple(o[1:] if o.startswith("-") else f"-{o}" for o in order)
     return (PlayerRating.objects.filter(pool=pool, player__in=players_shown(user).values("pk"))
             .select_related("player")

@@ -30,22 +30,27 @@ def _club(request: HttpRequest, club: int | None) -> Club | None:
 def _choice(request: HttpRequest) -> dict[str, Any]:
     """The family and the order asked for in the query string (unknown values: the defaults)."""
     family = rating_reads.family_of_request(request.GET.get("family"))
-    sort = request.GET.get("sort") if request.GET.get("sort") in rating_reads.SORTS else "rank"
-    descending = request.GET.get("dir") != "asc"
-    return {"family": family, "sort": sort, "descending": descending}
+    sort = str(request.GET.get("sort")) if request.GET.get("sort") in rating_reads.SORTS else "rank"
+    return {"family": family, "sort": sort, "reverse": request.GET.get("reverse") == "1"}
 
 
-def _columns(sort: str, descending: bool) -> list[dict[str, Any]]:
-    """The ladder's sortable headers: each links to its order (the current one turns round)."""
+# Each column's natural order, as ``aria-sort`` says it (rank 1 first; the most, the highest first; A to Z).
+NATURAL = {"rank": "ascending", "name": "ascending", "rating": "descending", "matches": "descending",
+           "trend": "descending"}
+FLIP = {"ascending": "descending", "descending": "ascending"}
+
+
+def _columns(sort: str, reverse: bool) -> list[dict[str, Any]]:
+    """The ladder's sortable headers: each links to its natural order; the current one to the reverse."""
     labels = [("rank", _("Rank"), True), ("name", _("Player"), False), ("rating", _("Rating"), True),
               ("matches", _("Matches"), True), ("trend", _("Trend"), True)]
     columns = []
     for key, label, numeric in labels:
-        current = key == sort or (sort == "rating" and key == "rank")
-        flip = "asc" if current and descending else "desc"
-        columns.append({"key": key, "label": label, "numeric": numeric, "current": current,
-                        "aria": ("descending" if descending else "ascending") if current else None,
-                        "dir": flip if current else "desc"})
+        current = key == sort or (sort == "rating" and key == "rank") or (sort == "rank" and key == "rating")
+        aria = (FLIP[NATURAL[key]] if reverse else NATURAL[key]) if current else None
+        columns.append({"key": key, "label": label, "numeric": numeric, "current": current, "aria": aria,
+                        "reverse": "1" if current and not reverse else "0",
+                        "arrow": {"ascending": "↑", "descending": "↓"}.get(aria or "", "")})
     return columns
 
 
@@ -60,7 +65,7 @@ def ladder(request: HttpRequest, club: int | None = None) -> HttpResponse:
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "tournaments/ratings/ladder.html", {
         "club": the_club, "clubs": rating_reads.clubs_visible(request.user), "page": page,
-        "families": RatingFamily.choices, "columns": _columns(choice["sort"], choice["descending"]), **choice,
+        "families": RatingFamily.choices, "columns": _columns(choice["sort"], choice["reverse"]), **choice,
     })
 
 
