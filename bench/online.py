@@ -45,6 +45,7 @@ import atexit
 import contextlib
 import json
 import os
+import random
 import resource
 import secrets
 import shutil
@@ -66,6 +67,9 @@ TICK = os.sysconf("SC_CLK_TCK")
 RATE = 18
 """Frames a socket sends per 1.05 s at most (the server closes a socket sending more than 20 a second)."""
 P95_MS, FLOOR_RATIO = 50.0, 3.0
+THINK_MS = 1500.0
+"""A player's mean thinking time before an action: a fast table (a tractor hand of about 110 actions in under
+three minutes; people take longer, bots at the table wait ONLINE_BOT_DELAY_MS = 700 ms)."""
 
 _procs: list[subprocess.Popen[bytes]] = []
 
@@ -279,11 +283,18 @@ async def connect(port: int, path: str) -> Any:
                             open_timeout=30, max_size=2 ** 22, ping_interval=None)
 
 
+def pause(think: float, rng: random.Random) -> float:
+    """A player's thinking time before an action: ``think`` seconds on average (uniform ±50 %)."""
+    return think * rng.uniform(0.5, 1.5) if think > 0 else 0.0
+
+
 class Table:
     """One room: four seat clients acting on their own ``state`` messages."""
 
-    def __init__(self, plan: RoomPlan, ports: list[int], stats: Stats) -> None:
+    def __init__(self, plan: RoomPlan, ports: list[int], stats: Stats, think: float = 0.0) -> None:
         self.plan = plan
+        self.think = think
+        self.rng = random.Random(plan.code)
         self.ports = ports
         self.stats = stats
         self.n = len(plan.tokens)
@@ -464,6 +475,8 @@ class Table:
         asyncio.get_running_loop().create_task(self.send(p, fields))
 
     async def send(self, p: Pending, fields: dict[str, Any]) -> None:
+        if self.think:
+            await asyncio.sleep(pause(self.think, self.rng))
         await self.throttle[p.seat].wait()
         state = self.state[p.seat]
         if state is None or int(state["version"]) != p.version or not self.acting:
@@ -502,8 +515,9 @@ class Table:
 class EchoGroup:
     """The floor: four echo sockets of one group, one frame in flight, the sender rotating like turns."""
 
-    def __init__(self, name: str, ports: list[int], size: int, stats: list[float]) -> None:
+    def __init__(self, name: str, ports: list[int], size: int, stats: list[float], think: float = 0.0) -> None:
         self.name, self.ports, self.size, self.stats = name, ports, size, stats
+        self.think, self.rng = think, random.Random(name)
         self.ws: list[Any] = []
         self.throttle = [Throttle() for _ in range(4)]
         self.seen: dict[int, float] = {}
@@ -528,6 +542,8 @@ class EchoGroup:
             turn = 0
             while time.monotonic() < until:
                 seat = turn % 4
+                if self.think:
+                    await asyncio.sleep(pause(self.think, self.rng))
                 await self.throttle[seat].wait()
                 ident[0] += 1
                 self.seen.clear()
@@ -588,7 +604,7 @@ class StepResult:
 
 
 async def drive(tables: list[Table], ports: list[int], pids: list[int], db: str, redis: str, seconds: float,
-                floor_seconds: float, floor_bytes: int, stats: Stats) -> dict[str, Any]:
+                floor_seconds: float, floor_bytes: int, stats: Stats, think: float = 0.0) -> dict[str, Any]:
     out: dict[str, Any] = {}
     # warm the processes up (imports, the database connection, the channel layer) on both routes
     warm = EchoGroup("warm", ports, 200, [])
@@ -596,7 +612,7 @@ async def drive(tables: list[Table], ports: list[int], pids: list[int], db: str,
     await warm.run(time.monotonic() + 0.5)
     # the floor first, on the idle server (later the server may still work through the game's backlog)
     floor: list[float] = []
-    groups = [EchoGroup(f"g{i}", ports, floor_bytes, floor) for i in range(len(tables))]
+    groups = [EchoGroup(f"g{i}", ports, floor_bytes, floor, think) for i in range(len(tables))]
     await asyncio.wait_for(gather_bounded([g.open() for g in groups]), 60)
     until = time.monotonic() + floor_seconds
     await asyncio.gather(*(g.run(until) for g in groups))
@@ -701,9 +717,10 @@ def step(config: str, n: int, args: argparse.Namespace, database_url: str, db: s
         stats = Stats()
 
         async def main() -> tuple[list[Table], dict[str, Any]]:
-            tables = [Table(p, ports, stats) for p in plans]
+            think = args.think_ms / 1000
+            tables = [Table(p, ports, stats, think) for p in plans]
             return tables, await drive(tables, ports, [p.pid for p in procs], db, redis, args.seconds,
-                                       args.floor_seconds, args.floor_bytes, stats)
+                                       args.floor_seconds, args.floor_bytes, stats, think)
 
         tables, out = asyncio.run(main())
     finally:
@@ -749,6 +766,8 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the scratch database")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/6", help="the channel layer of configuration two")
     ap.add_argument("--variant", default="tractor")
+    ap.add_argument("--think-ms", type=float, default=THINK_MS,
+                    help=f"a player's mean thinking time before each action (default {THINK_MS:.0f}; 0: at once)")
     ap.add_argument("--profile", default="", help="folder: each server writes a sampling profile there")
     ap.add_argument("--deadline", type=float, default=900.0, help="overall time limit in seconds")
     args = ap.parse_args()
@@ -756,8 +775,8 @@ def main() -> int:
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]
     if any(c not in ("one", "two") for c in configs) or (args.sqlite and "two" in configs):
         ap.error("--configs: one and/or two; --sqlite only with --configs one")
-    if not all(0 < n <= 1000 for n in rooms) or not 0 < args.seconds <= 600:
-        ap.error("1–1000 rooms, 1–600 seconds")
+    if not all(0 < n <= 1000 for n in rooms) or not 0 < args.seconds <= 600 or not 0 <= args.think_ms <= 60_000:
+        ap.error("1–1000 rooms, 1–600 seconds, 0–60000 ms of thinking")
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
@@ -769,7 +788,8 @@ def main() -> int:
         if db:
             recreate_database(db)
         setup_django(database_url)
-        print(f"database: {'SQLite ' + tmp if args.sqlite else 'PostgreSQL ' + db}; load average "
+        print(f"database: {'SQLite ' + tmp if args.sqlite else 'PostgreSQL ' + db}; thinking {args.think_ms:.0f} ms "
+              f"a move (±50 %); load average "
               f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}; {os.cpu_count()} CPUs", flush=True)
         for config in configs:
             for n in rooms:

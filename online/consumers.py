@@ -14,9 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.consumer import get_handler_name
 from channels.generic.websocket import JsonWebsocketConsumer
 
-from online import presence, scheduling, services
+from online import presence, scheduling, services, threads
 from online.models import Room
 from online.services import OnlineError
 
@@ -55,7 +56,17 @@ def _field(frame: dict[str, Any], name: str, kind: str, *, required: bool = True
 
 
 class TableConsumer(JsonWebsocketConsumer):
-    """One socket at one table (a seat, or a spectator)."""
+    """One socket at one table (a seat, or a spectator). Its handlers run on a table thread
+    (:mod:`online.threads`): one at a time for this socket, side by side with other sockets'."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        await threads.on_table_thread(self.handle)(message)
+
+    def handle(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        handler(message)
 
     def connect(self) -> None:
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()

@@ -1,9 +1,10 @@
 """The ``state`` messages a write sends (docs/online.md): each connected seat its own view, the spectators
-the public one — built from the room, seats and hand the write already holds (one query: the finished
-hands' numbers), and only re-read from the database when a caller holds nothing (:func:`notify`)."""
+the public one — built from the room, seats and hand the write already holds (no query), and only re-read
+from the database when a caller holds nothing (:func:`notify`)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,16 +23,34 @@ Messages = list[tuple[str, dict[str, Any]]]
 
 
 def current_hand(room: Room) -> tuple[RoomHand | None, Hand | None]:
-    """The room's latest hand row and its engine hand at the room's version (cached, or rebuilt; not taken)."""
+    """The room's latest hand row and its engine hand at the room's version (cached, or rebuilt and cached;
+    a caller only reads them)."""
+    rh, hand = _borrow(room)
+    _give_back(room, rh, hand)
+    return rh, hand
+
+
+def _borrow(room: Room) -> tuple[RoomHand | None, Hand | None]:
+    """Like :func:`current_hand`, taken out of the cache (a write does not change them while views are
+    built from them): :func:`_give_back` after."""
+    hit = tables.take_both(room.pk, room.version)
+    if hit is not None:
+        return hit
     rh = RoomHand.objects.filter(room=room).order_by("-number").first()
+    return (None, None) if rh is None else (rh, tables.hand_from_log(rh.log))
+
+
+def _give_back(room: Room, rh: RoomHand | None, hand: Hand | None) -> None:
+    if rh is not None and hand is not None:
+        tables.give_back(room.pk, room.version, hand, rh)
+
+
+def finished_numbers(rh: RoomHand | None) -> list[int]:
+    """The numbers of the room's finished hands, from its latest hand row: hands are numbered 1, 2, … and
+    the next is dealt only when the latest has finished, so every earlier one has."""
     if rh is None:
-        return None, None
-    hand = tables.cached(room.pk, room.version)
-    return rh, hand if hand is not None else tables.hand_from_log(rh.log)
-
-
-def finished_numbers(room: Room) -> list[int]:
-    return list(RoomHand.objects.filter(room=room, finished=True).order_by("number").values_list("number", flat=True))
+        return []
+    return list(range(1, rh.number + (1 if rh.finished else 0)))
 
 
 def state_for(room: Room, seat: int | None, host: bool = False, *,
@@ -39,12 +58,16 @@ def state_for(room: Room, seat: int | None, host: bool = False, *,
               finished: Sequence[int] | None = None) -> dict[str, Any]:
     """The ``state`` message for ``seat`` (None: a spectator); what is not given is read."""
     seats = seats if seats is not None else list(Seat.objects.filter(room=room).order_by("seat"))
-    rh, hand = current if current is not None else current_hand(room)
-    finished = finished if finished is not None else finished_numbers(room)
-    if seat is None:
-        msg = spectator_view(room, hand, seats=seats, hand_row=rh, finished=finished)
-    else:
-        msg = seat_view(room, hand, seat, seats=seats, hand_row=rh, finished=finished)
+    rh, hand = current if current is not None else _borrow(room)
+    finished = finished if finished is not None else finished_numbers(rh)
+    try:
+        if seat is None:
+            msg = spectator_view(room, hand, seats=seats, hand_row=rh, finished=finished)
+        else:
+            msg = seat_view(room, hand, seat, seats=seats, hand_row=rh, finished=finished)
+    finally:
+        if current is None:
+            _give_back(room, rh, hand)
     msg["you"]["host"] = host
     return msg
 
@@ -54,7 +77,7 @@ def views(room: Room, seats: Sequence[Seat], rh: RoomHand | None, hand: Hand | N
     here = [s.seat for s in seats if s.connected > 0]
     if not here and not room.watchers:
         return []
-    finished = finished_numbers(room)
+    finished = finished_numbers(rh)
     current = (rh, hand)
     messages: Messages = [
         (scheduling.seat_group(room.code, s),
@@ -67,7 +90,15 @@ def views(room: Room, seats: Sequence[Seat], rh: RoomHand | None, hand: Hand | N
     return messages
 
 
-def send(messages: Messages) -> None:
+_SENT: dict[str, int] = {}
+"""Per room code: the version of the last state this process sent."""
+_SEND_LOCKS = [threading.Lock() for _ in range(64)]
+
+
+def send(messages: Messages, *, room: str | None = None, version: int | None = None) -> None:
+    """Send the messages. With the room and the version they show, states leave this process in version
+    order: two writes of one room commit in turn, but their sends (each on its own thread) could pass each
+    other; a state older than one already sent is dropped (the newer one says everything it said)."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
@@ -76,7 +107,16 @@ def send(messages: Messages) -> None:
         for group, message in messages:
             await layer.group_send(group, message)
 
-    async_to_sync(send_all)()
+    if room is None or version is None:
+        async_to_sync(send_all)()
+        return
+    with _SEND_LOCKS[hash(room) % len(_SEND_LOCKS)]:
+        if _SENT.get(room, -1) > version:
+            return
+        if len(_SENT) > 50_000:  # bounded: rooms long finished are forgotten
+            _SENT.clear()
+        _SENT[room] = version
+        async_to_sync(send_all)()
 
 
 def notify(code: str) -> None:
@@ -87,8 +127,12 @@ def notify(code: str) -> None:
     seats = list(Seat.objects.filter(room=room).order_by("seat"))
     if not any(s.connected > 0 for s in seats) and not room.watchers:
         return
-    rh, hand = current_hand(room)
-    send(views(room, seats, rh, hand))
+    rh, hand = _borrow(room)
+    try:
+        messages = views(room, seats, rh, hand)
+    finally:
+        _give_back(room, rh, hand)
+    send(messages, room=room.code, version=room.version)
 
 
 def room_state(*, code: str, seat: int | None, host: bool = False) -> dict[str, Any]:

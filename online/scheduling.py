@@ -23,10 +23,11 @@ from collections import deque
 from collections.abc import Callable
 from datetime import timedelta
 
-from asgiref.sync import sync_to_async
 from celery import current_app
 from django.conf import settings
 from django.utils import timezone
+
+from online.threads import on_table_thread
 
 __all__ = ["rearm", "remember_loop", "run_tick", "schedule", "seat_group", "set_ticker", "sweep", "watch_group"]
 
@@ -89,7 +90,7 @@ def _fire(room_id: int, version: int) -> None:
     """A timer ran out (its own thread): tick on the server's loop if there is one, else here."""
     loop = _loop
     if loop is not None and loop.is_running():
-        asyncio.run_coroutine_threadsafe(sync_to_async(run_tick)(room_id, version), loop)
+        asyncio.run_coroutine_threadsafe(on_table_thread(run_tick)(room_id, version), loop)
     else:
         run_tick(room_id, version)
 

@@ -156,7 +156,9 @@ def _is_host(room: Room, host_token: str) -> bool:
 
 
 def _current_hand(room: Room) -> RoomHand | None:
-    return RoomHand.objects.filter(room=room).order_by("-number").first()
+    """The room's latest hand row: the one cached with the hand at the room's version, else read."""
+    row = tables.row_at(room.pk, room.version)
+    return row if row is not None else RoomHand.objects.filter(room=room).order_by("-number").first()
 
 
 def _repeat(room: Room, seat: int, action_id: str) -> Answer | None:
@@ -468,10 +470,10 @@ def room_act(*, code: str, token: str, action: str, action_id: str, version: int
         except GameplayError as e:
             if len(hand.log) != before:  # never: the engine verifies before it changes anything
                 hand = tables.hand_from_log(rh.log)
-            tables.keep(room.pk, room.version, hand)
+            tables.keep(room.pk, room.version, hand, rh)
             raise OnlineError.refused(e) from None
         except OnlineError:
-            tables.keep(room.pk, room.version, hand)
+            tables.keep(room.pk, room.version, hand, rh)
             raise
         if seat.auto:
             seat.auto = False
@@ -547,7 +549,7 @@ def room_tick(*, room_id: int, version: int) -> bool:
                 seats[at].save(update_fields=["auto"])
             tables.bot_act(room, hand, at, to_act, timed_out=kind == "clock", row=seats[at])
         else:
-            tables.keep(room.pk, room.version, hand)
+            tables.keep(room.pk, room.version, hand, rh)
             return False
         _append(rh, hand, before)
         room.version += 1
@@ -592,8 +594,8 @@ def _after(room: Room, seats: list[Seat], rh: RoomHand | None, hand: Hand | None
     def committed() -> None:
         messages = fanout.views(room, seats, rh, held)
         if held is not None:
-            tables.keep(room_id, version, held)
-        fanout.send(messages)
+            tables.keep(room_id, version, held, rh)
+        fanout.send(messages, room=room.code, version=version)
         if kind:
             scheduling.schedule(room_id, version, delay)
 

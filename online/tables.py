@@ -18,15 +18,17 @@ from gameplay.events import Redeal, event_from_json
 from gameplay.hand import Hand
 from gameplay.notation import apply_event
 from gameplay.simulate import bot_turn
-from online.models import Room, Seat
+from online.models import Room, RoomHand, Seat
 
-__all__ = ["SYSTEM", "bot_act", "cached", "deal", "deal_round", "deck_source", "drop_cache", "hand_from_log", "keep", "table_bot", "take"]
+__all__ = ["SYSTEM", "bot_act", "deal", "deal_round", "deck_source", "drop_cache", "give_back", "hand_from_log", "keep",
+           "row_at", "table_bot", "take", "take_both"]
 
 SYSTEM = random.SystemRandom()
 """The shuffles of online hands (the deck is stored in the log: nothing needs the seed)."""
 
-_CACHE: dict[int, tuple[int, Hand]] = {}
-"""Per room id: (version, the hand at that version). Taken out while a write uses it, put back after commit."""
+_CACHE: dict[int, tuple[int, Hand, RoomHand | None]] = {}
+"""Per room id: (version, the hand at that version, its stored row). Taken out while a write — or a read
+building views — uses it (nobody reads a hand another thread is changing), put back after."""
 _CACHE_LOCK = threading.Lock()
 
 
@@ -75,17 +77,30 @@ def take(room_id: int, version: int) -> Hand | None:
     return hit[1] if hit is not None and hit[0] == version else None
 
 
-def cached(room_id: int, version: int) -> Hand | None:
-    """The cached hand of ``room_id`` at ``version`` (left in the cache), or None."""
+def take_both(room_id: int, version: int) -> tuple[RoomHand, Hand] | None:
+    """The cached row and hand of ``room_id`` at ``version``, taken out (:func:`give_back` after use)."""
+    with _CACHE_LOCK:
+        hit = _CACHE.pop(room_id, None)
+    return (hit[2], hit[1]) if hit is not None and hit[0] == version and hit[2] is not None else None
+
+
+def row_at(room_id: int, version: int) -> RoomHand | None:
+    """The stored row of the room's latest hand at ``version`` if cached (left in the cache), else None."""
     with _CACHE_LOCK:
         hit = _CACHE.get(room_id)
-    return hit[1] if hit is not None and hit[0] == version else None
+    return hit[2] if hit is not None and hit[0] == version else None
 
 
-def keep(room_id: int, version: int, hand: Hand) -> None:
-    """Cache ``hand`` as room ``room_id``'s at ``version``."""
+def keep(room_id: int, version: int, hand: Hand, row: RoomHand | None = None) -> None:
+    """Cache ``hand`` (and its row) as room ``room_id``'s at ``version``."""
     with _CACHE_LOCK:
-        _CACHE[room_id] = (version, hand)
+        _CACHE[room_id] = (version, hand, row)
+
+
+def give_back(room_id: int, version: int, hand: Hand, row: RoomHand) -> None:
+    """Put back what a read took, unless a write has cached something meanwhile."""
+    with _CACHE_LOCK:
+        _CACHE.setdefault(room_id, (version, hand, row))
 
 
 STRONG_BUDGET_MS = 100

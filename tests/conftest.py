@@ -59,6 +59,9 @@ def _fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+    from online import threads
+
+    threads.shutdown()  # the online tables' worker threads close their database connections
 
 
 @pytest.fixture

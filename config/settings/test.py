@@ -20,3 +20,8 @@ CELERY_TASK_ALWAYS_EAGER = True
 # Renders for anonymous PDF visitors run at once instead of in a background thread (which would not
 # see the test's transaction); tests of the thread switch it on and start the thread themselves.
 PDF_RENDER_THREAD = False
+
+# A connection is closed after each use: the online tables' worker threads (online/threads.py) keep none
+# open past a test, so the test database can be dropped at the end of the session.
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_bench_online_one_room() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "online.py"), "--sqlite", "--configs", "one", "--rooms", "1",
-         "--seconds", "4", "--floor-seconds", "1", "--deadline", "120"],
+         "--seconds", "4", "--floor-seconds", "1", "--deadline", "120", "--think-ms", "0"],
         cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
     row = next(ln for ln in done.stdout.splitlines() if ln.startswith("one "))
