@@ -63,11 +63,17 @@ class Room(models.Model):
     "clock" (a player's clock: a bot acts for the seat, which becomes 托管); "" with no deadline."""
     deadline_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     watchers = models.PositiveIntegerField(default=0)
+    owner_kind = models.CharField(max_length=20, blank=True, default="")
+    """Who owns the room (:mod:`online.owners`: e.g. "match", a tournament's online match); "" for a casual room."""
+    owner_id = models.PositiveBigIntegerField(null=True, blank=True)
+    """The owner's id, told to its hooks (the room knows nothing else of it)."""
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         constraints = [
+            models.CheckConstraint(condition=Q(owner_kind="", owner_id__isnull=True)
+                                   | (~Q(owner_kind="") & Q(owner_id__isnull=False)), name="online_room_owner_pair"),
             models.CheckConstraint(condition=Q(status__in=["waiting", "playing", "finished"]), name="online_room_status"),
             models.CheckConstraint(condition=Q(seating__in=["choice", "random"]), name="online_room_seating"),
             models.CheckConstraint(condition=Q(players__gte=3) & Q(players__lte=6), name="online_room_players"),
@@ -80,7 +86,8 @@ class Room(models.Model):
             models.CheckConstraint(condition=Q(deadline_kind__in=["", "deal", "bot", "clock"]),
                                    name="online_room_deadline_kind"),
         ]
-        indexes = [models.Index(fields=["deadline"], name="online_room_deadline")]
+        indexes = [models.Index(fields=["deadline"], name="online_room_deadline"),
+                   models.Index(fields=["owner_kind", "owner_id"], name="online_room_owner")]
 
     def __str__(self) -> str:
         return f"room {self.code} ({self.variant})"
