@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from safety.validators import validate_display_name
 from tournaments.formats import tiebreaks
 from tournaments.labels import seat_label, seat_short
-from tournaments.models import Club, Stage, Tournament, Variant
+from tournaments.models import Club, Played, Stage, Tournament, Variant
 from tournaments.option_fields import PREFIX as OPTION_PREFIX
 from tournaments.option_fields import (
     add_option_fields,
@@ -222,6 +222,10 @@ ELIMINATION_CHOICES = [(Stage.Format.SINGLE_ELIMINATION, _("single elimination")
                        (Stage.Format.DOUBLE_ELIMINATION, _("double elimination"))]
 
 
+PLAYED_HELP = _("Online: each match is played in an online room reached by the players' private links; every hand "
+                "goes straight into the standings and the bracket.")
+
+
 class StartForm(forms.Form):
     format = forms.ChoiceField(label=_("Format"), choices=ELIMINATION_CHOICES, initial=Stage.Format.SINGLE_ELIMINATION,
                                widget=BigRadio, help_text=_(
@@ -233,6 +237,8 @@ class StartForm(forms.Form):
     third_place = forms.BooleanField(label=_("Play a third-place match"), required=False)
     grand_final = forms.ChoiceField(label=_("Grand final (double elimination)"), choices=GRAND_FINAL_CHOICES,
                                     initial="single", widget=BigRadio)
+    played = forms.ChoiceField(label=_("Where it is played"), choices=Played.choices, initial=Played.PHYSICAL, widget=BigRadio,
+                               help_text=PLAYED_HELP)
     absent = forms.ChoiceField(label=_("Entries that did not check in"), initial="withdraw", widget=BigRadio,
                                choices=[("withdraw", _("are withdrawn")), ("forfeit", _("lose their first match by forfeit"))],
                                help_text=_("Applies once at least one entry has checked in."))
@@ -240,7 +246,7 @@ class StartForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Forms posted before these fields existed (and simple clients) keep the old defaults.
-        for name in ("format", "grand_final", "absent"):
+        for name in ("format", "grand_final", "absent", "played"):
             self.fields[name].required = False
 
     def clean(self) -> dict[str, Any]:
@@ -249,6 +255,7 @@ class StartForm(forms.Form):
         d["format"] = d.get("format") or Stage.Format.SINGLE_ELIMINATION
         d["grand_final"] = d.get("grand_final") or "single"
         d["absent"] = d.get("absent") or "withdraw"
+        d["played"] = d.get("played") or Played.PHYSICAL
         return d
 
 
@@ -279,6 +286,8 @@ class StageForm(forms.Form):
     third_place = forms.BooleanField(label=_("Play a third-place match"), required=False)
     grand_final = forms.ChoiceField(label=_("Grand final (double elimination)"), choices=GRAND_FINAL_CHOICES,
                                     initial="single", required=False, widget=BigRadio)
+    played = forms.ChoiceField(label=_("Where it is played"), choices=Played.choices, initial=Played.PHYSICAL, required=False,
+                               widget=BigRadio, help_text=PLAYED_HELP)
 
     PARTNERSHIP = [(Stage.Format.SINGLE_ELIMINATION, _("single elimination")),
                    (Stage.Format.DOUBLE_ELIMINATION, _("double elimination")),
@@ -311,7 +320,8 @@ class StageForm(forms.Form):
     def service_kwargs(self) -> dict[str, Any]:
         d = self.cleaned_data
         kwargs: dict[str, Any] = {"format": d["format"], "name": d.get("name") or "", "rounds": d.get("rounds"),
-                                  "tiebreaks_order": d.get("tiebreaks") or None}
+                                  "tiebreaks_order": d.get("tiebreaks") or None,
+                                  "played": d.get("played") or Played.PHYSICAL}
         if "hands_per_table" in d:
             kwargs["hands_per_table"] = d.get("hands_per_table")
         if "qualifiers" in d:

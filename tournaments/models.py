@@ -201,6 +201,14 @@ class Entry(TimeStamped):
         return self.team.rating if self.team_id else self.player.rating  # type: ignore[union-attr]
 
 
+class Played(models.TextChoices):
+    """Where a stage (or one match) is played: at the venue's tables (hands entered by scorers) or online
+    (the match owns a room of :mod:`online`; each hand the engine played is recorded at once)."""
+
+    PHYSICAL = "physical", _("at the tables")
+    ONLINE = "online", _("online")
+
+
 class Stage(TimeStamped):
     """A phase of a tournament played in one format (seed 003: single elimination)."""
 
@@ -239,10 +247,14 @@ class Stage(TimeStamped):
     source_stage = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
                                      verbose_name=_("qualified from"))
     settings = models.JSONField(_("settings"), default=dict, blank=True)
+    played = models.CharField(_("played"), max_length=10, choices=Played.choices, default=Played.PHYSICAL,
+                              help_text=_("At the venue's tables, or online: each match is played in an online "
+                                          "room reached by the players' private links."))
 
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [
+            models.CheckConstraint(condition=Q(played__in=["physical", "online"]), name="stage_played_valid"),
             models.UniqueConstraint(fields=["tournament", "number"], name="stage_number_unique"),
             models.CheckConstraint(condition=Q(status__in=["pending", "running", "finished"]), name="stage_status_valid"),
         ]
@@ -325,6 +337,9 @@ class Match(TimeStamped):
     confirmed_at = models.DateTimeField(_("result confirmed at"), null=True, blank=True)
     confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                      related_name="+")
+    played = models.CharField(_("played"), max_length=10, blank=True, default="",
+                              choices=[("", _("as its stage")), *Played.choices],
+                              help_text=_("Empty: where its stage is played."))
 
     class Meta:
         ordering = ["stage", "round__number", "position"]
@@ -346,6 +361,7 @@ class Match(TimeStamped):
                                    | ~Q(entry0=models.F("entry1")), name="match_two_different_entries"),
             models.CheckConstraint(condition=Q(status__in=["pending", "ready", "playing", "finished", "bye", "void"]),
                                    name="match_status_valid"),
+            models.CheckConstraint(condition=Q(played__in=["", "physical", "online"]), name="match_played_valid"),
         ]
 
     def __str__(self) -> str:
@@ -367,6 +383,11 @@ class Match(TimeStamped):
         return None if self.winner_side is None else self.entry(1 - self.winner_side)
 
     @property
+    def is_online(self) -> bool:
+        """Whether it is played online: its own ``played``, else its stage's (reads the stage)."""
+        return (self.played or self.stage.played) == Played.ONLINE
+
+    @property
     def is_live(self) -> bool:
         """Whether its live page (``match-live``) has something to follow: the match is at its table
         (ready or playing); the bracket, the tables and the match page link to it then."""
@@ -381,6 +402,7 @@ class HandRecord(TimeStamped):
         TOKEN = "token", _("table link")
         API = "api", _("API")
         SYSTEM = "system", _("system")
+        ONLINE = "online", _("played online")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField(_("hand number"))
@@ -600,3 +622,30 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} · {self.get_role_display()}"
+
+
+class PlayerLink(models.Model):
+    """A player's private link (``/p/<token>/``, as Tabbycat's private URLs): it opens the player's current
+    online match at the player's seat, or says what is next. Only a hash of the token is stored; the token
+    is an HMAC of ``nonce`` under the site's secret key (:func:`tournaments.services.player_links.link_token`),
+    so the organizer can copy the link again and the database alone does not give it away. Revoking keeps
+    the row (the old link says it was revoked); reissuing revokes it and adds a new row."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="player_links")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links", verbose_name=_("player"))
+    nonce = models.CharField(max_length=64, default=new_token, editable=False)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "player__name", "-id"]
+        verbose_name = _("player link")
+        verbose_name_plural = _("player links")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], condition=Q(revoked_at__isnull=True),
+                                    name="player_link_one_live"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} player {self.player_id}"

@@ -186,6 +186,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "VariantEnum": "variants.VARIANT_KEYS",
         "SeedingEnum": ["manual", "rating", "random"],  # Stage.Seeding (a drift fails the schema test)
+        "PlayedEnum": ["physical", "online"],  # tournaments.models.Played (where a stage is played)
     },
 }
 

@@ -18,7 +18,7 @@ from tournaments import selectors
 from tournaments.apis.common import MAX_ID, ReadOrSignedIn, actor_for, query_id, service_errors
 from tournaments.apis.serializers import StageStandingsSerializer, StandingSerializer, standing_row
 from tournaments.errors import NotAllowed, ServiceError
-from tournaments.models import Stage, Tournament
+from tournaments.models import Played, Stage, Tournament
 from tournaments.permissions import can_view
 from tournaments.selectors import lists
 from tournaments.services import stages as stage_services
@@ -37,7 +37,7 @@ class StageSerializer(serializers.ModelSerializer):
     class Meta:
         model = Stage
         fields = ["id", "tournament", "number", "name", "format", "status", "seeding", "random_seed", "third_place",
-                  "rounds"]
+                  "played", "rounds"]
 
 
 class StageInput(serializers.Serializer):
@@ -52,6 +52,7 @@ class StageInput(serializers.Serializer):
     third_place = serializers.BooleanField(default=False)
     grand_final = serializers.ChoiceField(choices=["single", "reset", "none"], default="single")
     seeding = serializers.ChoiceField(choices=Stage.Seeding.values, default="rating")
+    played = serializers.ChoiceField(choices=Played.values, default=Played.PHYSICAL)
 
 
 class OverrideInput(serializers.Serializer):

@@ -55,6 +55,8 @@ class StartSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=["single_elimination", "double_elimination"], default="single_elimination")
     grand_final = serializers.ChoiceField(choices=["single", "reset", "none"], default="single")
     absent = serializers.ChoiceField(choices=["withdraw", "forfeit"], default="withdraw")
+    played = serializers.ChoiceField(choices=["physical", "online"], default="physical",
+                                     help_text="Where the bracket is played: at the tables or online.")
 
 
 class StatusSerializer(serializers.Serializer):

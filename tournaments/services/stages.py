@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import ServiceError
 from tournaments.formats import FORMATS, pairing, tables
-from tournaments.models import Entry, Match, Round, Stage, TableSeat, Tournament
+from tournaments.models import Entry, Match, Played, Round, Stage, TableSeat, Tournament
 from tournaments.selectors.ratings import seeding_ratings
 from tournaments.selectors.standings import match_results, outstanding, stage_standings
 from tournaments.services.bracket import build_elimination, seeded_entries
@@ -27,7 +27,7 @@ INDIVIDUAL_DEFAULT_HANDS = 8
 def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "manual",
                      random_seed: int | None = None, third_place: bool = False,
                      format: str = Stage.Format.SINGLE_ELIMINATION, grand_final: str = "single",
-                     absent: str = "withdraw") -> Stage:
+                     absent: str = "withdraw", played: str = Played.PHYSICAL) -> Stage:
     """Seed the active entries, build the elimination bracket, and set the tournament running.
 
     Check-in: once any entry has checked in, entries that have not are ``absent``: withdrawn
@@ -39,6 +39,7 @@ def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "ma
         raise ServiceError.one("format", _("Start an elimination here; other formats start as stages."))
     if grand_final not in ("single", "reset", "none"):
         raise ServiceError.one("grand_final", _("The grand final is single, reset or none."))
+    check_played(played)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
@@ -60,7 +61,7 @@ def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "ma
         stage = Stage.objects.create(tournament=tournament, number=(tournament.stages.count() + 1),
                                      name="", status=Stage.Status.RUNNING, seeding=seeding,
                                      random_seed=random_seed, third_place=third_place, format=format,
-                                     grand_final=grand_final)
+                                     grand_final=grand_final, played=played)
         build_elimination(stage, order)
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status", "updated_at"])
@@ -77,16 +78,18 @@ def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "ma
         ensure_match_tables(tournament)
         audit(actor=actor, action="tournament.start", tournament=tournament, target=f"stage:{stage.pk}",
               data={"seeding": seeding, "random_seed": random_seed, "order": order, "third_place": third_place,
-                    "format": format})
+                    "format": format, "played": played})
         return stage
 
 
 def stage_create(*, tournament: Tournament, actor: Actor, format: str, name: str = "", rounds: int | None = None,
                  hands_per_table: int | None = None, tiebreaks_order: Sequence[str] | None = None,
                  qualifiers: int | None = None, source_stage: Stage | None = None, third_place: bool = False,
-                 grand_final: str = "single", seeding: str = "rating") -> Stage:
-    """Add a stage to a tournament (before it starts, or after the stage it qualifies from)."""
+                 grand_final: str = "single", seeding: str = "rating", played: str = Played.PHYSICAL) -> Stage:
+    """Add a stage to a tournament (before it starts, or after the stage it qualifies from); ``played``:
+    at the tables or online."""
     require_organizer(actor, tournament)
+    check_played(played)
     spec = FORMATS.get(format)
     if spec is None or format not in Stage.Format.values:
         raise ServiceError.one("format", _("Unknown format."))
@@ -117,10 +120,33 @@ def stage_create(*, tournament: Tournament, actor: Actor, format: str, name: str
             rounds_planned=rounds if spec.counted_rounds else None,
             hands_per_table=(hands_per_table or INDIVIDUAL_DEFAULT_HANDS) if individual else None,
             tiebreaks=order, qualifiers=qualifiers, source_stage=source_stage, third_place=third_place,
-            grand_final=grand_final,
+            grand_final=grand_final, played=played,
         )
         audit(actor=actor, action="stage.create", tournament=tournament, target=f"stage:{stage.pk}",
-              data={"format": format, "rounds": rounds, "tiebreaks": order, "qualifiers": qualifiers})
+              data={"format": format, "rounds": rounds, "tiebreaks": order, "qualifiers": qualifiers,
+                    "played": played})
+        return stage
+
+
+def check_played(played: str) -> None:
+    if played not in Played.values:
+        raise ServiceError.one("played", _("A stage is played at the tables (physical) or online."))
+
+
+def stage_played_set(*, stage: Stage, played: str, actor: Actor) -> Stage:
+    """Where a stage is played from now on (not once it is finished). Matches already playing in a room
+    finish there; the next ones follow the new setting."""
+    require_organizer(actor, stage.tournament)
+    check_played(played)
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+        if stage.status == Stage.Status.FINISHED:
+            raise ServiceError.one("played", _("This stage is finished."))
+        before = stage.played
+        stage.played = played
+        stage.save(update_fields=["played", "updated_at"])
+        audit(actor=actor, action="stage.played", tournament=stage.tournament, target=f"stage:{stage.pk}",
+              data={"before": before, "after": played})
         return stage
 
 

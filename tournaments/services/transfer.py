@@ -252,7 +252,7 @@ def tournament_export(tournament: Tournament) -> dict[str, Any]:
         stages.append({
             "number": stage.number, "name": stage.name, "format": stage.format, "status": stage.status,
             "seeding": stage.seeding, "random_seed": stage.random_seed, "third_place": stage.third_place,
-            "grand_final": stage.grand_final, "rounds_planned": stage.rounds_planned,
+            "grand_final": stage.grand_final, "played": stage.played, "rounds_planned": stage.rounds_planned,
             "hands_per_table": stage.hands_per_table, "tiebreaks": stage.tiebreaks, "qualifiers": stage.qualifiers,
             "source_stage": stage.source_stage.number if stage.source_stage else None, "settings": stage.settings,
             "rounds": [{"number": r.number, "name": r.name} for r in stage.rounds.order_by("number")],
@@ -388,6 +388,7 @@ def _import_stage(s: Mapping[str, Any], t: Tournament, stage_rows: dict[int, Sta
         tournament=t, number=s["number"], name=s.get("name", ""), format=s["format"], status=s["status"],
         seeding=s.get("seeding", "manual"), random_seed=s.get("random_seed"),
         third_place=s.get("third_place", False), grand_final=s.get("grand_final", "single"),
+        played=str(s.get("played")) if s.get("played") in ("physical", "online") else "physical",
         rounds_planned=s.get("rounds_planned"), hands_per_table=s.get("hands_per_table"),
         tiebreaks=s.get("tiebreaks") or [], qualifiers=s.get("qualifiers"),
         source_stage=stage_rows.get(source) if source is not None else None, settings=s.get("settings") or {})

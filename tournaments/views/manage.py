@@ -304,6 +304,18 @@ def _manage_stage_start(request: HttpRequest, tournament: Tournament) -> Any:
     return _back(tournament, f"stage-{stage.pk}")
 
 
+def _manage_stage_played(request: HttpRequest, tournament: Tournament) -> Any:
+    stage = _posted_stage(request, tournament)
+    try:
+        stage = stage_services.stage_played_set(stage=stage, played=request.POST.get("played", ""), actor=_actor(request))
+    except ServiceError as exc:
+        _error_messages(request, exc)
+    else:
+        messages.success(request, _("Stage “%(name)s” is played %(where)s.")
+                         % {"name": str(stage), "where": stage.get_played_display()})
+    return _back(tournament, f"stage-{stage.pk}")
+
+
 def _manage_swiss_pair(request: HttpRequest, tournament: Tournament) -> Any:
     return _next_round(request, tournament, stage_services.swiss_next_round, _("Round %(n)s is paired."))
 
@@ -473,6 +485,7 @@ MANAGE_HANDLERS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
     "award": _manage_award,
     "stage_create": _manage_stage_create,
     "stage_start": _manage_stage_start,
+    "stage_played": _manage_stage_played,
     "swiss_pair": _manage_swiss_pair,
     "table_draw": _manage_table_draw,
     "checkin": _manage_checkin,
