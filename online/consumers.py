@@ -59,8 +59,22 @@ class TableConsumer(JsonWebsocketConsumer):
     """One socket at one table (a seat, or a spectator). Its handlers run on a table thread
     (:mod:`online.threads`): one at a time for this socket, side by side with other sockets'."""
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.send_on_loop = send  # the server's send, for the states passed on without a thread (below)
+        await super().__call__(scope, receive, send)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
+        if message["type"] == "room.state":  # a new state: only passed on, so no thread hop and no database
+            await self.room_state_on_loop(message)
+            return
         await threads.on_table_thread(self.handle)(message)
+
+    async def room_state_on_loop(self, event: dict[str, Any]) -> None:
+        if self.closing:
+            return
+        state = event["state"]
+        state["you"]["host"] = self.host
+        await self.send_on_loop({"type": "websocket.send", "text": json.dumps(state)})
 
     def handle(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -219,14 +233,6 @@ class TableConsumer(JsonWebsocketConsumer):
 
     def send_state(self) -> None:
         self.send_json(services.room_state(code=self.code, seat=self.seat, host=self.host))
-
-    def room_state(self, event: dict[str, Any]) -> None:
-        """A group message: the room's new state for this seat (or the spectators)."""
-        if self.closing:
-            return
-        state = event["state"]
-        state["you"]["host"] = self.host
-        self.send_json(state)
 
     def seat_replaced(self, event: dict[str, Any]) -> None:
         """A newer connection took this seat."""
