@@ -47,7 +47,7 @@ from gameplay.cards import parse_cards
 from gameplay.config import HandConfig
 from gameplay.errors import GameplayError
 from gameplay.hand import Hand
-from online import fanout, scheduling, tables
+from online import fanout, owners, scheduling, tables
 from online.models import BOT_KINDS, Room, RoomAction, RoomHand, Seat, digest, new_secret
 from safety.validators import validate_display_name
 from scoring.api import explain_hand_request, score_hand_request
@@ -352,6 +352,8 @@ def room_rematch(*, code: str, token: str, action_id: str, version: int) -> Answ
         if again is not None:
             return again
         _check_version(room, version)
+        if room.owner_kind:
+            raise OnlineError("refused", "This match belongs to a tournament: no rematch.", "这是赛事的比赛，不能再来一场。")
         if room.status != Room.Status.FINISHED:
             raise OnlineError("refused", "The match is not over.", "比赛尚未结束。")
         number = int(room.match.get("number", 1)) + 1
@@ -367,7 +369,11 @@ def room_rematch(*, code: str, token: str, action_id: str, version: int) -> Answ
 
 
 def _config(room: Room) -> HandConfig:
-    """The next hand's config from the room's match (level state; red five's first bidder; yongzhou's start)."""
+    """The next hand's config: its owner's (online/owners.py), else from the room's match (level state; red
+    five's first bidder; yongzhou's start)."""
+    owned = owners.next_config(room)
+    if owned is not None:
+        return owned
     spec = variants.get(room.variant)
     m = room.match
     hands = int(m.get("hands", 0))
@@ -517,6 +523,8 @@ def _settle_if_over(room: Room, rh: RoomHand, hand: Hand) -> None:
         if "next_dealer" in response:
             m["dealer"] = int(response["next_dealer"])
         over = m["hands"] >= (room.hands_limit or INDIVIDUAL_HANDS)
+    verdict = owners.hand_finished(room, rh, hand)  # the owner records the hand, this transaction (owners.py)
+    over = over if verdict is None else verdict
     room.match = m
     if over:
         room.status = Room.Status.FINISHED
