@@ -47,19 +47,24 @@ from tournaments.formats.ratings import (
 from tournaments.models import (
     Adjustment,
     Club,
+    Entry,
     Match,
     PlayerRating,
     RatedMatch,
     RatingChange,
     RatingFamily,
     RatingPool,
+    Stage,
     TableSeat,
+    Team,
+    Tournament,
 )
 from tournaments.selectors.matches import level_index
 
 logger = logging.getLogger(__name__)
 
 BATCH = 2000
+SMALL = 40  # rows written as one multi-row INSERT (the incremental update's few history rows)
 # "Dirty from the beginning": a recompute of the whole pool (changed options, a rebuild).
 BEGINNING = (dt.datetime(1970, 1, 1, tzinfo=dt.UTC), 0)
 
@@ -157,6 +162,48 @@ def _fact_of(row: Mapping[str, Any], award: str | None, seats: Sequence[int | No
     return Fact(int(row["pk"]), row["stage__tournament__club_id"], family, played_at, sides, ranks, max(gap, 0))
 
 
+def _table(model: type[models.Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _match_rows(ids: Sequence[int]) -> list[dict[str, Any]]:
+    """:data:`MATCH_FIELDS` and ``award`` (the latest award's kind) of the finished, confirmed matches
+    among ``ids``: the incremental update's hot path, one hand-written statement (building the ORM's
+    seven-table query cost more than running it)."""
+    if not ids:
+        return []
+    sql = f"""
+        SELECT m.id, m.finished_at, m.confirmed_at, m.winner_side, m.is_draw, m.state, t.variant, t.club_id,
+               t.rate_awarded, a0.player1_id, a0.player2_id, e0.player_id, a1.player1_id, a1.player2_id,
+               e1.player_id,
+               (SELECT j.kind FROM {_table(Adjustment)} j WHERE j.match_id = m.id AND j.kind IN (%s, %s)
+                ORDER BY j.created_at DESC, j.id DESC LIMIT 1)
+        FROM {_table(Match)} m
+        JOIN {_table(Stage)} s ON s.id = m.stage_id
+        JOIN {_table(Tournament)} t ON t.id = s.tournament_id
+        LEFT JOIN {_table(Entry)} e0 ON e0.id = m.entry0_id LEFT JOIN {_table(Team)} a0 ON a0.id = e0.team_id
+        LEFT JOIN {_table(Entry)} e1 ON e1.id = m.entry1_id LEFT JOIN {_table(Team)} a1 ON a1.id = e1.team_id
+        WHERE m.status = %s AND m.confirmed_at IS NOT NULL AND m.id IN ({", ".join(["%s"] * len(ids))})"""
+    params: list[str | int] = [str(Adjustment.Kind.AWARDED), str(Adjustment.Kind.FORFEIT), str(Match.Status.FINISHED),
+                               *ids]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    # SQLite answers text; its backend's converter makes the aware datetime the ORM would (PostgreSQL: as is)
+    times = getattr(connection.ops, "convert_datetimefield_value", None) if connection.vendor == "sqlite" else None
+    rows = []
+    for values in found:
+        row = dict(zip((*MATCH_FIELDS, "award"), values, strict=True))
+        row["state"] = json.loads(row["state"]) if isinstance(row["state"], str | bytes) else row["state"]
+        if times is not None:
+            for name in ("finished_at", "confirmed_at"):
+                row[name] = times(row[name], None, connection)
+        row["is_draw"], row["stage__tournament__rate_awarded"] = bool(row["is_draw"]), bool(
+            row["stage__tournament__rate_awarded"])
+        rows.append(row)
+    return rows
+
+
 def derive_facts(match_ids: Iterable[int] | None = None) -> dict[int, Fact]:
     """The facts of the rated matches among ``match_ids`` (None: every match), from the stored results
     in a handful of queries (matches, awards, and the seats of individual tables)."""
@@ -164,19 +211,18 @@ def derive_facts(match_ids: Iterable[int] | None = None) -> dict[int, Fact]:
     awards_qs = Adjustment.objects.filter(kind__in=[Adjustment.Kind.AWARDED, Adjustment.Kind.FORFEIT],
                                           match__isnull=False)
     seats_qs = TableSeat.objects.all()
+    awards: dict[int, str] = {}
     if match_ids is None:
         rows: Iterable[dict[str, Any]] = matches.values(*MATCH_FIELDS).iterator(chunk_size=BATCH)
+        for match_id, kind in awards_qs.order_by("created_at", "id").values_list("match_id", "kind"):
+            awards[match_id] = kind  # the latest decision stands (as the match's result takes it)
     else:
-        ids = sorted(set(match_ids))
-        rows = list(matches.filter(pk__in=ids).values(*MATCH_FIELDS)) if ids else []
-        tables = [r["pk"] for r in rows if family_of(r["stage__tournament__variant"]) != RatingFamily.PARTNERSHIP]
+        rows = _match_rows(sorted(set(match_ids)))
         if not rows:
             return {}
-        awards_qs = awards_qs.filter(match_id__in=[r["pk"] for r in rows])
+        awards = {r["pk"]: r["award"] for r in rows if r["award"]}
+        tables = [r["pk"] for r in rows if family_of(r["stage__tournament__variant"]) != RatingFamily.PARTNERSHIP]
         seats_qs = seats_qs.filter(match_id__in=tables) if tables else TableSeat.objects.none()
-    awards: dict[int, str] = {}
-    for match_id, kind in awards_qs.order_by("created_at", "id").values_list("match_id", "kind"):
-        awards[match_id] = kind  # the latest decision stands (as the match's result takes it)
     seats: dict[int, list[tuple[int, int | None]]] = {}
     for match_id, seat, player_id in seats_qs.values_list("match_id", "seat", "entry__player_id"):
         seats.setdefault(match_id, []).append((seat, player_id))
@@ -232,6 +278,19 @@ def pools_locked(keys: Iterable[tuple[int | None, str]],
     return {**held, **found}
 
 
+def _pools_of_matches_locked(match_ids: Sequence[int]) -> dict[tuple[int | None, str], RatingPool]:
+    """Every site pool and the pools of the clubs that ``match_ids`` count for (their tournaments' clubs
+    now, and the clubs of their stored facts), locked in one statement in the order of their ids."""
+    clubs = (Q(club_id__in=Match.objects.filter(pk__in=match_ids).values("stage__tournament__club_id"))
+             | Q(club_id__in=RatedMatch.objects.filter(match_id__in=match_ids).values("club_id")))
+    rows = (RatingPool.objects.filter(Q(club__isnull=True) | clubs).select_related("club")
+            .select_for_update(of=("self",)).order_by("pk"))
+    found = {(p.club_id, p.family): p for p in rows}
+    if all((None, family) in found for family in RatingFamily.values):
+        return found
+    return pools_locked([(None, family) for family in RatingFamily.values], held=found)
+
+
 def pools_of(fact: Fact) -> list[tuple[int | None, str]]:
     return [(None, fact.family)] + ([(fact.club_id, fact.family)] if fact.club_id else [])
 
@@ -265,6 +324,12 @@ def insert_rows(model: type[models.Model], columns: Sequence[str], rows: Iterabl
                 for i, v in enumerate(row)]
     count = 0
     with connection.cursor() as cursor:
+        if isinstance(rows, list) and len(rows) <= SMALL:  # an incremental update: one statement
+            if rows:
+                one = f"({', '.join(['%s'] * len(columns))})"
+                cursor.execute(f"INSERT INTO {table} ({names}) VALUES {', '.join([one] * len(rows))}",
+                               [v for row in rows for v in adapted(row, connection.ops.adapt_datetimefield_value)])
+            return len(rows)
         if connection.vendor == "postgresql":
             with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
                 for row in rows:
@@ -349,10 +414,14 @@ def pools_append(appends: Sequence[tuple[RatingPool, Sequence[Fact]]]) -> None:
     insert_rows(RatingChange, CHANGE_COLUMNS, history)
     PlayerRating.objects.bulk_create(upsert, update_conflicts=True, unique_fields=["pool", "player"],
                                      update_fields=RATING_FIELDS)
-    now = timezone.now()
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    marks = []
     for pool, facts in appends:
         pool.last_at, pool.last_match = max(f.key for f in facts)
-        RatingPool.objects.filter(pk=pool.pk).update(last_at=pool.last_at, last_match=pool.last_match, computed_at=now)
+        marks.append((connection.ops.adapt_datetimefield_value(pool.last_at), pool.last_match, now, pool.pk))
+    table = connection.ops.quote_name(RatingPool._meta.db_table)
+    with connection.cursor() as cursor:  # one statement for all the pools (pipelined on PostgreSQL)
+        cursor.executemany(f"UPDATE {table} SET last_at = %s, last_match = %s, computed_at = %s WHERE id = %s", marks)
 
 
 def _history_before(pool: RatingPool, players_qs: Any, at: dt.datetime, match_id: int,
@@ -471,7 +540,7 @@ def ratings_sync(*, match_ids: Iterable[int]) -> list[int]:
     if not ids:
         return []
     with transaction.atomic():
-        sites = pools_locked([(None, family) for family in RatingFamily.values])  # one writer at a time
+        held = _pools_of_matches_locked(ids)  # the site pools (one writer at a time) and the clubs' concerned
         pairs = _changed_facts(ids)
         if not pairs:
             return []
@@ -483,7 +552,7 @@ def ratings_sync(*, match_ids: Iterable[int]) -> list[int]:
                         by_pool.setdefault(key, [])
                         if (old, new) not in by_pool[key]:
                             by_pool[key].append((old, new))
-        pools = pools_locked(list(by_pool), held=sites)
+        pools = pools_locked(list(by_pool), held=held)
         dirty, appends = [], []
         for key, changes in by_pool.items():
             pool = pools[key]
