@@ -208,3 +208,39 @@ def test_incremental_figures_equal_a_recompute_of_everything(organizer: Any) -> 
     assert rated == {(None, "partnership"), (club.pk, "partnership")}
     assert ratings_rebuild() == RatedMatch.objects.count() == 5  # 4 + 2 played, one made unfinished again
     assert snapshot() == incremental
+
+
+def test_the_rating_arithmetic_doctests() -> None:
+    import doctest
+
+    from tournaments.formats import ratings
+
+    result = doctest.testmod(ratings)
+    assert result.attempted >= 6 and result.failed == 0
+
+
+def test_a_level_margin_widens_an_upset_win_by_many_levels() -> None:
+    """OpenSkill's margin: scores (the winner's level gap) instead of ranks; a win by more levels than the
+    margin moves the ratings further when the sides' ratings differ — and not at all when they are equal."""
+    strong, weak = {1: 30.0, 2: 30.0}, {3: 20.0, 4: 20.0}
+
+    def upset(margin: float, gap: int, skills: dict[int, float]) -> float:
+        from tournaments.formats.ratings import Skill
+
+        ledger = Ledger(ModelOptions(margin=margin), {p: Skill(mu, 5.0, 3) for p, mu in skills.items()})
+        changes = ledger.play(Game(1, ((3, 4), (1, 2)), (1, 2), level_gap=gap))
+        return next(c.after.mu - c.before.mu for c in changes if c.player == 3)
+
+    both = {**strong, **weak}
+    assert upset(2.0, 10, both) != pytest.approx(upset(0.0, 10, both))
+    assert upset(2.0, 1, both) == pytest.approx(upset(0.0, 1, both))  # within the margin: as without one
+    equal = {p: 25.0 for p in both}
+    assert upset(2.0, 10, equal) == pytest.approx(upset(0.0, 10, equal))
+
+
+def test_a_game_refuses_a_player_on_both_sides_and_ranks_follow_the_totals() -> None:
+    from tournaments.formats.ratings import ranks_from_points
+
+    with pytest.raises(ValueError, match="twice"):
+        Game(1, ((1, 2), (2, 3)), (1, 2))
+    assert ranks_from_points([-30, 60, 60]) == (3, 1, 1)
