@@ -39,7 +39,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import variants
@@ -458,14 +458,29 @@ def room_act(*, code: str, token: str, action: str, action_id: str, version: int
     _check_id(action_id)
     if action not in ACTIONS:
         raise OnlineError("bad_message", f"Unknown action {action!r}.", f"未知动作 {action!r}。", field="type")
+    try:
+        return _room_act(code=code, token=token, action=action, action_id=action_id, version=version, cards=cards,
+                         amount=amount, suit=suit)
+    except IntegrityError:  # an id stored before, sent again with the current version: answered as then
+        with transaction.atomic():
+            room = _lock(code)
+            again = _repeat(room, _seat_of(room, token).seat, action_id)
+        if again is None:
+            raise
+        return again
+
+
+def _room_act(*, code: str, token: str, action: str, action_id: str, version: int, cards: str | None,
+              amount: int | None, suit: str | None) -> Answer:
     with transaction.atomic():
         room = _lock(code)
         seats = _seats(room)
         seat = _seat_of(room, token, seats)
-        again = _repeat(room, seat.seat, action_id)
-        if again is not None:
-            return again
-        _check_version(room, version)
+        if version != room.version:  # a resent action (its id stored, the version moved on) or a stale one
+            again = _repeat(room, seat.seat, action_id)
+            if again is not None:
+                return again
+            _check_version(room, version)
         rh = _current_hand(room)
         if rh is None or rh.finished or room.status != Room.Status.PLAYING:
             raise OnlineError("refused", "No hand is being played.", "目前没有进行中的牌局。")

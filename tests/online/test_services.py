@@ -339,3 +339,40 @@ def test_sockets_of_a_dead_process_are_taken_back(ticks: Ticks, monkeypatch: pyt
     assert presence.process_started() == 1  # a new process (embedded default): the last count goes too
     assert not Seat.objects.filter(room=room, connected__gt=0).exists()
     assert presence.process_started() == 0  # once per process
+
+
+def test_an_action_id_used_before_is_answered_as_then_even_with_the_current_version() -> None:
+    """The id is checked against the stored ones only when the version has moved on (a resend); an id stored
+    before and sent again with the current version is caught by the unique key and answered as the first time."""
+    room, tokens = table("tractor")
+    ready_all(room, tokens)
+    rng = random.Random(5)
+    while True:
+        room.refresh_from_db()
+        _rh, hand = services.current_hand(room)
+        assert hand is not None
+        if hand.to_act()[0] == "play":
+            break
+        oracle_step(room, tokens, rng)
+    seat, kind, fields = oracle_move(hand, rng)
+    first = services.room_act(code=room.code, token=tokens[seat], action=kind, action_id="same-id",
+                              version=room.version, **fields)
+    assert not first.repeated
+    while True:  # on to the seat's next turn
+        room.refresh_from_db()
+        _rh, hand = services.current_hand(room)
+        assert hand is not None and not hand.finished
+        if hand.to_act() == ("play", seat):
+            break
+        oracle_step(room, tokens, rng)
+    stored = RoomAction.objects.count()
+    seat2, kind2, fields2 = oracle_move(hand, rng)
+    assert seat2 == seat
+    again = services.room_act(code=room.code, token=tokens[seat], action=kind2, action_id="same-id",
+                              version=room.version, **fields2)
+    assert again.repeated and again.version == first.version
+    assert RoomAction.objects.count() == stored and Room.objects.get(pk=room.pk).version == room.version
+    # nothing changed: the same play with a new id is accepted
+    nxt = services.room_act(code=room.code, token=tokens[seat], action=kind2, action_id="next-id",
+                            version=room.version, **fields2)
+    assert not nxt.repeated and nxt.version == room.version + 1
