@@ -197,7 +197,8 @@ def _apply_replay(match: Match, replay: Replay, hands: Sequence[HandRecord], act
         match.finished_at = None
     if (match.winner_side, match.is_draw) != before or match.status != Match.Status.FINISHED:
         # A new result needs confirming again when the tournament asks for confirmation.
-        needs = match.stage.tournament.require_confirmation and match.status == Match.Status.FINISHED
+        needs = (match.stage.tournament.require_confirmation and match.status == Match.Status.FINISHED
+                 and not (actor is not None and actor.via == "online"))  # hands the engine played: no confirmation
         match.confirmed_at = None if needs or match.status != Match.Status.FINISHED else timezone.now()
         match.confirmed_by = None if match.confirmed_at is None else (actor.user_or_none if actor else None)
     if match.hands_played and match.started_at is None:

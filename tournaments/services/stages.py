@@ -18,6 +18,7 @@ from tournaments.selectors.ratings import seeding_ratings
 from tournaments.selectors.standings import match_results, outstanding, stage_standings
 from tournaments.services.bracket import build_elimination, seeded_entries
 from tournaments.services.common import Actor, audit, require_organizer
+from tournaments.services.online_rooms import online_rooms_open
 from tournaments.services.results import match_award
 from tournaments.services.venue import ensure_match_tables
 
@@ -76,6 +77,7 @@ def tournament_start(*, tournament: Tournament, actor: Actor, seeding: str = "ma
                     match_award(match_id=match.pk, winner_side=0, kind="forfeit", actor=actor,
                                 reason=_("Neither side checked in; the higher seed goes on."))
         ensure_match_tables(tournament)
+        online_rooms_open(tournament=tournament)  # the online matches' rooms
         audit(actor=actor, action="tournament.start", tournament=tournament, target=f"stage:{stage.pk}",
               data={"seeding": seeding, "random_seed": random_seed, "order": order, "third_place": third_place,
                     "format": format, "played": played})
@@ -191,6 +193,7 @@ def stage_start(*, stage: Stage, actor: Actor, random_seed: int | None = None) -
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status", "updated_at"])
         ensure_match_tables(tournament)
+        online_rooms_open(tournament=tournament)  # the online matches' rooms
         audit(actor=actor, action="stage.start", tournament=tournament, target=f"stage:{stage.pk}",
               data={"format": stage.format, "random_seed": random_seed, "entries": order})
         return stage
@@ -301,6 +304,7 @@ def swiss_next_round(*, stage: Stage, actor: Actor, override: bool = False) -> R
         order = [e.pk for e in stage.tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed", "id")]
         rnd = _pair_swiss_round(stage, order, done + 1)
         ensure_match_tables(stage.tournament)
+        online_rooms_open(tournament=stage.tournament)  # the online matches' rooms
         audit(actor=actor, action="swiss.pair", tournament=stage.tournament, target=f"stage:{stage.pk}",
               data={"round": rnd.number, "override": override, "outstanding": [m.key for m in waiting]})
         return rnd
@@ -355,6 +359,7 @@ def table_round_draw(*, stage: Stage, actor: Actor, override: bool = False) -> R
         order = [e.pk for e in stage.tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("id")]
         rnd = _draw_table_round(stage, order, done + 1)
         ensure_match_tables(stage.tournament)
+        online_rooms_open(tournament=stage.tournament)  # the online matches' rooms
         audit(actor=actor, action="tables.draw", tournament=stage.tournament, target=f"stage:{stage.pk}",
               data={"round": rnd.number, "override": override, "outstanding": [m.key for m in waiting]})
         return rnd

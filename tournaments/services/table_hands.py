@@ -88,7 +88,7 @@ def table_hand_record_locked(match: Match, *, figures: Figures, version: Any, ac
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         changed.append("finished_at")
-        if not tournament.require_confirmation:
+        if not tournament.require_confirmation or actor.via == "online":  # the engine played it: no confirmation
             match.confirmed_at = match.finished_at
             changed.append("confirmed_at")
     else:

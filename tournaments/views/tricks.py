@@ -32,6 +32,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from gameplay.hand import LOG_FORMAT
+from gameplay.notation import replay
 from rules_web.referee_views import PICKER
 from rules_web.replay_views import hand_from_record, render_replay
 from tournaments.labels import round_label, seat_player, seat_players
@@ -232,6 +234,8 @@ def recorded_hand_replay(request: HttpRequest, pk: int, number: int) -> HttpResp
     if not hand.trick_log:
         msg = _("This hand was entered by its totals: there are no tricks to show.")
         return render_replay(request, hand=None, record=None, error=msg, lang=lang, page=page)
+    if hand.trick_log.get("format") == LOG_FORMAT:  # a hand played online: the room's log, replayed
+        return render_replay(request, hand=replay(hand.trick_log), record=None, error="", lang=lang, page=page)
     record = {k: v for k, v in hand.trick_log.items() if k in ("format", "facts", "tricks")}
     found, error = hand_from_record(record, lang)
     return render_replay(request, hand=found, record=record if found is not None else None, error=error, lang=lang,

@@ -1,0 +1,110 @@
+"""The rooms of tournament matches played online (docs/online.md, "Tournament matches"): a match of an online
+stage owns a room of :mod:`online` (``owner_kind="match"``).
+
+:func:`match_room_open` opens the room of a ready match: its seats are the match's players — a team's two
+players opposite each other as the team is registered (side 0 in seats 0 and 2, side 1 in 1 and 3), an
+individual table's players in the seats of the draw. Nobody holds a seat until the player's private link hands
+it over (:mod:`tournaments.services.player_links`). :func:`online_rooms_open` opens the rooms of every ready
+online match of a tournament: called where matches become ready (a stage starts, a round is drawn, a match
+finishes and the bracket moves on). The room owner's hooks are in :mod:`tournaments.services.online_matches`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
+
+from online import owners
+from online import services as online_services
+from online.models import Room
+from tournaments.errors import ServiceError
+from tournaments.models import Match, Played, Stage, Tournament
+from tournaments.services.common import Actor, audit, lock_match
+
+KIND = "match"
+"""The rooms' ``owner_kind`` of tournament matches."""
+ONLINE = Actor(None, "online")
+"""Who records the hands the engine played (the audit's ``via``)."""
+OPEN = (Match.Status.READY, Match.Status.PLAYING)
+
+
+def host_token(match_id: int) -> str:
+    """The host token of a match's room (it places bots): derived from the site's secret key, stored nowhere
+    (the room keeps its digest); the director's actions derive it again."""
+    return salted_hmac("tournaments.online-match", f"match-room:{match_id}", algorithm="sha256").hexdigest()
+
+
+def match_room(match: Match) -> Room | None:
+    """The match's room (the newest), if it has one."""
+    return owners.owned_room(KIND, match.pk)
+
+
+def is_table(match: Match) -> bool:
+    return match.stage.format == Stage.Format.TABLE_ROUNDS
+
+
+def seat_players(match: Match) -> list[tuple[int, Any]]:
+    """(seat, Player) of a match in seat order: a team's players opposite each other as registered; an
+    individual table's players as drawn."""
+    if is_table(match):
+        return [(s.seat, s.entry.player) for s in match.seats.select_related("entry__player").order_by("seat")]
+    out: list[tuple[int, Any]] = []
+    for side in (0, 1):
+        entry = match.entry(side)
+        if entry is None or entry.team is None:
+            continue
+        out += [(side, entry.team.player1), (side + 2, entry.team.player2)]
+    return sorted(out, key=lambda pair: pair[0])
+
+
+def match_room_open(*, match_id: int, actor: Actor = ONLINE) -> Room:
+    """The room of an online match that is ready or playing (opened now if it has none, or its room's match
+    is over while the match goes on); raises ServiceError for a match that is not online or not open."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        tournament: Tournament = match.stage.tournament
+        if not match.is_online:
+            raise ServiceError.one("match", _("This match is played at the tables, not online."))
+        if match.status not in OPEN or match.entry0_id is None or match.entry1_id is None:
+            raise ServiceError.one("match", _("This match is not ready to be played."))
+        room = match_room(match)
+        if room is not None and room.status != Room.Status.FINISHED:
+            return room
+        spec = tournament.spec
+        table = is_table(match)
+        players = int((match.state or {}).get("players") or tournament.players_per_table) if table else None
+        created = online_services.room_create(
+            variant=tournament.variant, options=dict(tournament.options or {}),
+            decks=tournament.decks if len(spec.decks) > 1 else None, players=players if len(spec.players) > 1 else None,
+            hands=(match.stage.hands_per_table or online_services.INDIVIDUAL_HANDS) - match.hands_played if table else None)
+        names = [""] * created.room.players
+        for seat, player in seat_players(match):
+            if seat < len(names):
+                names[seat] = player.name
+        room = owners.room_own(room=created.room, kind=KIND, owner_id=match.pk, host_token=host_token(match.pk),
+                               names=names)
+        audit(actor=actor, action="match.room", tournament=tournament, target=f"match:{match.pk}",
+              data={"room": room.code})
+        return room
+
+
+def online_rooms_open(*, tournament: Tournament) -> list[Room]:
+    """Open the rooms of every ready online match of the tournament that has none (or whose room's match is
+    over while the match goes on); the rooms opened."""
+    opened: list[Room] = []
+    if tournament.status != Tournament.Status.RUNNING:
+        return opened
+    online = Q(played=Played.ONLINE) | Q(played="", stage__played=Played.ONLINE)
+    matches = (Match.objects.filter(online, stage__tournament=tournament, status__in=OPEN, entry0__isnull=False,
+                                    entry1__isnull=False).order_by("stage__number", "round__number", "position"))
+    for match in matches:
+        room = match_room(match)
+        if room is None or room.status == Room.Status.FINISHED:
+            opened.append(match_room_open(match_id=match.pk))
+    return opened
+
+
