@@ -70,11 +70,16 @@ class TableConsumer(JsonWebsocketConsumer):
         await threads.on_table_thread(self.handle)(message)
 
     async def room_state_on_loop(self, event: dict[str, Any]) -> None:
+        """A group message: the room's new state for this seat (or the spectators), as JSON text that says
+        ``"host": false`` (online/fanout.py's ``state_message``)."""
         if self.closing:
             return
-        state = event["state"]
-        state["you"]["host"] = self.host
-        await self.send_on_loop({"type": "websocket.send", "text": json.dumps(state)})
+        text = event["text"]
+        if self.host:
+            state = json.loads(text)
+            state["you"]["host"] = True
+            text = json.dumps(state)
+        await self.send_on_loop({"type": "websocket.send", "text": text})
 
     def handle(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)

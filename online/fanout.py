@@ -4,6 +4,7 @@ from the database when a caller holds nothing (:func:`notify`)."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -80,14 +81,21 @@ def views(room: Room, seats: Sequence[Seat], rh: RoomHand | None, hand: Hand | N
     finished = finished_numbers(rh)
     current = (rh, hand)
     messages: Messages = [
-        (scheduling.seat_group(room.code, s),
-         {"type": "room.state", "state": state_for(room, s, current=current, seats=seats, finished=finished)})
+        (scheduling.seat_group(room.code, s), state_message(state_for(room, s, current=current, seats=seats,
+                                                                      finished=finished)))
         for s in here]
     if room.watchers:
         messages.append((scheduling.watch_group(room.code),
-                         {"type": "room.state",
-                          "state": state_for(room, None, current=current, seats=seats, finished=finished)}))
+                         state_message(state_for(room, None, current=current, seats=seats, finished=finished))))
     return messages
+
+
+def state_message(state: dict[str, Any]) -> dict[str, Any]:
+    """The channel-layer message of a ``state``: its JSON text, made once here (the layer copies a text for
+    nothing, where it would deep-copy or pack a nested dict; each socket sends the text as it is). The
+    text says ``"host": false``: a host's socket, a rare one, turns it round (online/consumers.py)."""
+    assert not state["you"]["host"]
+    return {"type": "room.state", "text": json.dumps(state)}
 
 
 _SENT: dict[str, int] = {}
