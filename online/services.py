@@ -264,6 +264,9 @@ def room_join(*, code: str, name: str, seat: int | None = None, user: Any = None
     name = _clean_name(name)
     with transaction.atomic():
         room = _lock(code)
+        if room.owner_kind:  # a tournament's match: its seats are handed out by their players' links (owners.py)
+            raise OnlineError("seat_taken", "This match's seats are its players': open your player link.",
+                              "本场比赛的座位属于参赛选手：请打开你的选手链接。")
         seats = _seats(room)
         free = [s for s in seats if not s.taken]
         if not free:
