@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/online.py [--rooms 10,50,100,200] [--seconds 20] [--configs one,two]
                                      [--sqlite] [--db NAME] [--redis redis://127.0.0.1:6379/6]
-                                     [--profile DIR] [--floor-seconds 5] [--keep]
+                                     [--profile DIR] [--floor-seconds 5] [--keep] [--think-ms 1500]
 
 Two configurations, each a row of figures per N:
 
@@ -22,7 +22,10 @@ hands for ``--seconds`` (tractor): each seat acts on its own ``state`` messages 
 declare the first option offered in the declaring round (never during the deal), bury the first cards
 of its hand, and play: a lead of its lowest single card, a follow chosen by the engine's
 ``first_legal_follow`` on its own cards and the trick on the table. Frames stay under the server's 20 a
-second per socket. After the time cap no new action is sent; in-flight ones are waited for (10 s).
+second per socket. Each seat thinks before each action: ``--think-ms`` on average, uniformly ±50 % (default
+1500 ms, a fast table: a tractor hand of about 110 actions in under three minutes; 0 acts at once, a closed
+loop in which the latency only measures how many rooms share the CPU). After the time cap no new action is
+sent; in-flight ones are waited for (10 s).
 
 Printed per N: play latency (send → the new state received by all four seats) p50/p95/p99, accepted
 actions per second, server CPU ms per action (``/proc/<pid>/stat``; also PostgreSQL's backends of the
@@ -30,10 +33,11 @@ scratch database, Redis and this client process), server RSS per room (after pla
 clients connected, ÷ N), lost and doubled actions (each action id answered exactly once on the socket;
 each seat's stored ``RoomAction`` ids and the plays in the stored logs equal to what the client sent and
 was not refused), and the floor: the same fan-out through the echo route (N groups × 4 sockets, one frame
-in flight per group, frames of the mean state size) — its p95 and the ratio p95 / floor p95.
+in flight per group, sent at the same thinking pace, frames of the mean state size) — its p95 and the ratio
+p95 / floor p95.
 
 Targets (reported, not asserted): 200 rooms with p95 ≤ 50 ms and ≤ 3× the floor, 0 lost or doubled, in
-both configurations. Bounded: ``--seconds`` per step, a 60 s connect limit, a 10 s drain, ``--deadline``
+both configurations. Bounded: ``--seconds`` per step, a 180 s connect limit, a 10 s drain, ``--deadline``
 (900 s) overall; every process started is stopped (``finally`` and ``atexit``). 127.0.0.1 only.
 """
 
@@ -613,14 +617,14 @@ async def drive(tables: list[Table], ports: list[int], pids: list[int], db: str,
     # the floor first, on the idle server (later the server may still work through the game's backlog)
     floor: list[float] = []
     groups = [EchoGroup(f"g{i}", ports, floor_bytes, floor, think) for i in range(len(tables))]
-    await asyncio.wait_for(gather_bounded([g.open() for g in groups]), 60)
+    await asyncio.wait_for(gather_bounded([g.open() for g in groups]), 120)
     until = time.monotonic() + floor_seconds
     await asyncio.gather(*(g.run(until) for g in groups))
     out["floor"] = floor
     await asyncio.sleep(0.5)
     out["rss_before"] = sum(rss_kib(p) for p in pids)
-    limit = time.monotonic() + 60
-    await asyncio.wait_for(gather_bounded([t.open(s) for t in tables for s in range(t.n)]), 60)
+    limit = time.monotonic() + 180
+    await asyncio.wait_for(gather_bounded([t.open(s) for t in tables for s in range(t.n)]), 180)
     for t in tables:
         for e in t.greeted:
             await asyncio.wait_for(e.wait(), max(1.0, limit - time.monotonic()))
