@@ -1,0 +1,123 @@
+"""Players' private links ``/p/<token>/`` (issue 31): one per player, stored hashed; the link opens the player's
+current online match at the player's seat (partners opposite, as the team is registered) with a new seat token,
+says what is next when there is nothing to play; a revoked link says so and writes nothing; malformed and
+unknown links are 404; the organizer makes, copies, revokes and reissues them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from online.models import Room, Seat, digest
+from tests.tournaments.factories import TeamFactory, UserFactory
+from tournaments.models import AuditEntry, Match, PlayerLink, Tournament
+from tournaments.services import Actor
+from tournaments.services.online_rooms import match_room
+from tournaments.services.player_links import link_token, player_links_ensure, player_next
+from tournaments.services.setup import entry_add, tournament_create
+from tournaments.services.stages import tournament_start
+
+pytestmark = pytest.mark.django_db
+
+
+def _event(played: str = "online") -> tuple[Tournament, Any]:
+    owner = UserFactory(username=f"director-{played}")
+    t = tournament_create(owner=owner, name="Link Cup")
+    for seed in range(1, 5):
+        entry_add(tournament=t, actor=Actor(owner), team=TeamFactory(), seed=seed)
+    tournament_start(tournament=t, actor=Actor(owner), seeding="manual", played=played)
+    t.refresh_from_db()
+    assert player_links_ensure(tournament=t, actor=Actor(owner)) == 8
+    return t, owner
+
+
+def _url(link: PlayerLink) -> str:
+    return reverse("player-link", args=[link_token(link)])
+
+
+def test_links_are_stored_hashed_and_made_once() -> None:
+    t, owner = _event()
+    links = list(PlayerLink.objects.filter(tournament=t))
+    assert len(links) == 8 and len({link.player_id for link in links}) == 8
+    for link in links:
+        assert link_token(link) not in (link.token_hash, link.nonce)
+        assert len(link.token_hash) == 64
+    assert player_links_ensure(tournament=t, actor=Actor(owner)) == 0
+
+
+def test_a_player_link_opens_the_players_seat(client: Any) -> None:
+    t, _owner = _event()
+    match = Match.objects.filter(stage__tournament=t, status=Match.Status.READY).order_by("position").first()
+    assert match is not None
+    partner = match.entry1.team.player2  # side 1's second player: seat 3, opposite seat 1
+    link = PlayerLink.objects.get(tournament=t, player=partner)
+    page = client.get(_url(link), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert page.status_code == 200 and 'data-state="play"' in page.content.decode()
+    assert "4" in page.content.decode()  # seat 4 (1-based) shown
+    room = match_room(match)
+    assert room is not None
+    before = list(Seat.objects.filter(room=room).values_list("token_digest", flat=True))
+    assert before == ["", "", "", ""]  # GET writes nothing
+    taken = client.post(_url(link))
+    assert taken.status_code == 302
+    target = taken["Location"]
+    assert target.startswith(reverse("online-room", args=[room.code]) + "#seat=")
+    token = target.split("#seat=", 1)[1]
+    seat = Seat.objects.get(room=room, token_digest=digest(token))
+    assert seat.seat == 3 and seat.name == partner.name
+    again = client.post(_url(link))["Location"].split("#seat=", 1)[1]  # another device: the newer one plays
+    assert again != token and Seat.objects.get(room=room, seat=3).token_digest == digest(again)
+    assert not Seat.objects.filter(room=room, token_digest=digest(token)).exists()
+
+
+def test_nothing_to_play_and_physical_matches(client: Any) -> None:
+    t, _owner = _event(played="physical")
+    link = PlayerLink.objects.filter(tournament=t).first()
+    page = client.get(_url(link))
+    assert page.status_code == 200 and 'data-state="physical"' in page.content.decode()
+    assert client.post(_url(link)).status_code == 302  # refused with a message: no room
+    assert not Room.objects.exists()
+    Match.objects.filter(stage__tournament=t).update(status=Match.Status.FINISHED, winner_side=0)
+    assert player_next(link).match is None
+    assert 'data-state="none"' in client.get(_url(link)).content.decode()
+
+
+def test_revoked_malformed_and_unknown_links(client: Any) -> None:
+    t, owner = _event()
+    link = PlayerLink.objects.filter(tournament=t).first()
+    client.force_login(owner)
+    page_url = reverse("player-links", args=[t.pk])
+    client.post(page_url, {"action": "revoke", "link": link.pk})
+    client.logout()
+    link.refresh_from_db()
+    assert link.revoked_at is not None
+    audits = AuditEntry.objects.count()
+    for method in (client.get, client.post):
+        answer = method(_url(link), HTTP_ACCEPT_LANGUAGE="en")
+        assert answer.status_code == 410 and "revoked" in answer.content.decode()
+    assert not Seat.objects.exclude(token_digest="").exists() and AuditEntry.objects.count() == audits  # nothing written
+    assert client.get("/p/not-a-token/").status_code == 404
+    assert client.get("/p/" + "0" * 64 + "/").status_code == 404
+    assert client.get(_url(link).replace(link_token(link), link_token(link).upper())).status_code == 404
+
+
+def test_the_organizers_page(client: Any) -> None:
+    t, owner = _event()
+    page_url = reverse("player-links", args=[t.pk])
+    assert client.get(page_url).status_code in (302, 403)
+    client.force_login(UserFactory(username="someone-else"))
+    assert client.get(page_url).status_code == 403
+    client.force_login(owner)
+    html = client.get(page_url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    link = PlayerLink.objects.filter(tournament=t).first()
+    assert link_token(link) in html and "data:image/png;base64" in html  # copy and QR
+    client.post(page_url, {"action": "reissue", "link": link.pk})
+    new = PlayerLink.objects.get(tournament=t, player=link.player, revoked_at__isnull=True)
+    assert new.pk != link.pk and link_token(new) in client.get(page_url).content.decode()
+    other, _ = _event(played="physical")
+    other_link = PlayerLink.objects.filter(tournament=other).first()
+    client.post(page_url, {"action": "revoke", "link": other_link.pk})  # another tournament's link: refused
+    other_link.refresh_from_db()
+    assert other_link.revoked_at is None
