@@ -2,7 +2,7 @@
 
     nice -n 10 .venv/bin/python bench/bots.py                      # 2,000 pairs per measurement, every variant
     nice -n 10 .venv/bin/python bench/bots.py --pairs 200 --only tractor --matchups strong-normal
-    nice -n 10 .venv/bin/python bench/bots.py --budget-ms 25 --playouts 8   # the strong bot's bounds
+    nice -n 10 .venv/bin/python bench/bots.py --budget-ms 50 --playouts 8   # the strong bot's bounds
 
 Each measurement plays the same seeded deals twice with the sides swapped (bot A in the seats of side
 0 — partnerships: seats 0 and 2; individual variants: the even seats — then in side 1's), so the luck
@@ -14,8 +14,10 @@ declaring, bidding, burying and playing) p50/p95/max in milliseconds.
 
 The deals of pair ``i`` are those of :func:`gameplay.simulate.simulate_hand` (hand seed
 ``hand_seed(seed, i)``, the deal rotating; Yongzhou's first seat rotating too, not a session's
-winner). The strong bot's budget per decision here defaults to less than its 200 ms (and a cap on
-its deals): printed with the table; 2,000 pairs at 200 ms a decision would take days on two cores.
+winner). The strong bot keeps its 200 ms budget here but is capped at 16 deals a decision (its own
+default cap is 200): printed with the table. Even so a strong pair costs about 6 s of CPU (about 30
+searched decisions a hand), so 2,000 strong pairs in four variants take half a day on two cores; the
+README says how many pairs each figure had.
 Two worker processes at most (``--workers``); run it under ``nice -n 10`` on a shared machine.
 """
 
@@ -142,7 +144,7 @@ def measure(variant: str, matchup: str, args: argparse.Namespace) -> str:
     mean = statistics.fmean(scores)
     half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else float("nan")
     unit = variants.get(variant).settlement.score_name
-    timing = "; ".join(f"{k} {percentile(v, .5) * 1000:.1f}/{percentile(v, .95) * 1000:.1f}/{max(v) * 1000:.1f}"
+    timing = "; ".join(f"{k} {percentile(v, .5) * 1000:.2f}/{percentile(v, .95) * 1000:.2f}/{max(v) * 1000:.1f}"
                        for k, v in sorted(times.items()))
     return (f"| {variant} | {a} vs {b} | {len(scores)} | {mean:+.3f} {unit} [{mean - half:+.3f}, {mean + half:+.3f}] "
             f"| {timing} | {time.perf_counter() - t0:.0f} s |")
@@ -154,8 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", nargs="*", choices=VARIANTS, default=list(VARIANTS))
     p.add_argument("--matchups", nargs="*", choices=MATCHUPS, default=list(MATCHUPS))
     p.add_argument("--seed", type=int, default=32)
-    p.add_argument("--budget-ms", type=float, default=20.0, help="the strong bot's time per decision (default 20)")
-    p.add_argument("--playouts", type=int, default=8, help="the strong bot's deals per decision at most (default 8)")
+    p.add_argument("--budget-ms", type=float, default=200.0, help="the strong bot's time per decision (default 200)")
+    p.add_argument("--playouts", type=int, default=16, help="the strong bot's deals per decision at most (default 16)")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (2 at most)")
     args = p.parse_args(argv)
     args.workers = max(1, min(2, args.workers))
