@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"  # an extension module's ending here
 
-# The hot modules of the engine (docs/engine.md). Left out: gameplay.bench, simulate, record,
+# The hot modules of the engine (docs/engine.md). Left out: gameplay.bench, bot_search, simulate, record,
 # record_facts, referee, referee_request, notation, outcome, rulesets, config, errors (not hot, or patched by tests).
 MODULES = [
     "gameplay/order.py",

@@ -100,9 +100,9 @@ def test_levels_by_name() -> None:
 
 @pytest.mark.parametrize("variant,kw", CASES, ids=CASE_IDS)
 def test_easy_and_normal_hands_are_legal_and_end(variant: str, kw: dict[str, int]) -> None:
-    """150 seeded hands per variant of easy, normal and random bots at one table: every action is one
+    """400 seeded hands per variant of easy, normal and random bots at one table: every action is one
     offered, every hand ends."""
-    for seed in range(150):
+    for seed in range(400):
         _play(variant, kw, seed, ["easy", "normal", "random", "easy"])
 
 
