@@ -15,12 +15,12 @@ from rest_framework.test import APIClient
 from gameplay.notation import replay
 from online import owners, services
 from online.models import Room, RoomHand, Seat
-from tests.tournaments.factories import TeamFactory, UserFactory
+from tests.tournaments.factories import PlayerFactory, TeamFactory, UserFactory
 from tournaments.models import AuditEntry, HandRecord, Match, Tournament
 from tournaments.services import Actor, hand_record
 from tournaments.services.online_rooms import KIND, host_token, match_room, match_room_open, seat_players
 from tournaments.services.setup import entry_add, tournament_create
-from tournaments.services.stages import tournament_start
+from tournaments.services.stages import stage_create, stage_start, tournament_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -138,3 +138,28 @@ def test_seats_of_a_room_and_refusals() -> None:
     assert match_room_open(match_id=match.pk) == room  # opened once
     assert [seat for seat, _ in seat_players(match)] == [0, 1, 2, 3]
     assert owners.owned_room(KIND, match.pk) == room
+
+
+@pytest.mark.parametrize("variant", ["red-five", "yongzhou-300"])
+def test_an_online_table_round_played_by_bots(variant: str) -> None:
+    """Individual tables: the seats of the draw; each hand recorded through ``table_hand_record``; the table
+    ends after the stage's hands, its totals those of the room's match."""
+    owner = UserFactory(username=f"director-{variant}")
+    t = tournament_create(owner=owner, name="Table Cup", variant=variant)
+    for seed in range(1, 5):
+        entry_add(tournament=t, actor=Actor(owner), player=PlayerFactory(), seed=seed)
+    stage = stage_create(tournament=t, actor=Actor(owner), format="table_rounds", rounds=1, hands_per_table=2,
+                         played="online")
+    stage_start(stage=stage, actor=Actor(owner))
+    table = Match.objects.get(stage=stage, section="table")
+    room = match_room(table)
+    assert room is not None and room.hands_limit == 2
+    names = [s.name for s in Seat.objects.filter(room=room).order_by("seat")]
+    assert names == [s.entry.player.name for s in table.seats.select_related("entry__player").order_by("seat")]
+    _bots_play(room, table)
+    table.refresh_from_db()
+    room.refresh_from_db()
+    assert table.status == Match.Status.FINISHED and table.hands_played == 2 and table.confirmed_at is not None
+    assert room.status == Room.Status.FINISHED
+    assert table.state["totals"] == room.match["totals"]
+    assert set(table.hands.values_list("entered_via", flat=True)) == {"online"}

@@ -121,3 +121,36 @@ def test_the_organizers_page(client: Any) -> None:
     client.post(page_url, {"action": "revoke", "link": other_link.pk})  # another tournament's link: refused
     other_link.refresh_from_db()
     assert other_link.revoked_at is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_players_links_seat_them_and_the_engine_deals(client: Any, settings: Any) -> None:
+    """The four players open their links (partners opposite), say ready with the seat tokens the links gave
+    them, and the engine deals; a link of another match's player never opens this room's seats."""
+    from online import services
+
+    settings.ONLINE_BOT_DELAY_MS = 0
+    settings.ONLINE_DEAL_INTERVAL_MS = 0
+    services.drop_cache()
+    t, _owner = _event()
+    match = Match.objects.filter(stage__tournament=t, status=Match.Status.READY).order_by("position").first()
+    room = match_room(match)
+    tokens: dict[int, str] = {}
+    for side in (0, 1):
+        team = match.entry(side).team
+        for player, seat in ((team.player1, side), (team.player2, side + 2)):
+            answer = client.post(_url(PlayerLink.objects.get(tournament=t, player=player)))
+            code, token = answer["Location"].removeprefix("/play/").split("/#seat=")
+            assert code == room.code
+            tokens[seat] = token
+    for seat, token in tokens.items():
+        assert Seat.objects.get(room=room, token_digest=digest(token)).seat == seat
+    other = Match.objects.filter(stage__tournament=t, status=Match.Status.READY).exclude(pk=match.pk).first()
+    stranger = client.post(_url(PlayerLink.objects.get(tournament=t, player=other.entry0.team.player1)))
+    assert room.code not in stranger["Location"]
+    for seat, token in tokens.items():
+        room.refresh_from_db()
+        services.seat_ready(code=room.code, token=token, action_id=f"ready-{seat}", version=room.version)
+    room.refresh_from_db()
+    assert room.status == Room.Status.PLAYING and room.hands.count() == 1
+    services.drop_cache()

@@ -47,6 +47,11 @@ def is_table(match: Match) -> bool:
     return match.stage.format == Stage.Format.TABLE_ROUNDS
 
 
+def has_players(match: Match) -> bool:
+    """Whether the match has its players: both sides, or an individual table's seats."""
+    return match.seats.exists() if is_table(match) else match.entry0_id is not None and match.entry1_id is not None
+
+
 def seat_players(match: Match) -> list[tuple[int, Any]]:
     """(seat, Player) of a match in seat order: a team's players opposite each other as registered; an
     individual table's players as drawn."""
@@ -69,7 +74,7 @@ def match_room_open(*, match_id: int, actor: Actor = ONLINE) -> Room:
         tournament: Tournament = match.stage.tournament
         if not match.is_online:
             raise ServiceError.one("match", _("This match is played at the tables, not online."))
-        if match.status not in OPEN or match.entry0_id is None or match.entry1_id is None:
+        if match.status not in OPEN or not has_players(match):
             raise ServiceError.one("match", _("This match is not ready to be played."))
         room = match_room(match)
         if room is not None and room.status != Room.Status.FINISHED:
@@ -99,8 +104,9 @@ def online_rooms_open(*, tournament: Tournament) -> list[Room]:
     if tournament.status != Tournament.Status.RUNNING:
         return opened
     online = Q(played=Played.ONLINE) | Q(played="", stage__played=Played.ONLINE)
-    matches = (Match.objects.filter(online, stage__tournament=tournament, status__in=OPEN, entry0__isnull=False,
-                                    entry1__isnull=False).order_by("stage__number", "round__number", "position"))
+    seated = Q(section="table") | Q(entry0__isnull=False, entry1__isnull=False)
+    matches = (Match.objects.filter(online, seated, stage__tournament=tournament, status__in=OPEN)
+               .order_by("stage__number", "round__number", "position"))
     for match in matches:
         room = match_room(match)
         if room is None or room.status == Room.Status.FINISHED:

@@ -24,7 +24,14 @@ from online.models import Room
 from tournaments.errors import ServiceError
 from tournaments.models import Entry, Match, Player, PlayerLink, Tournament
 from tournaments.services.common import Actor, audit, require_organizer
-from tournaments.services.online_rooms import KIND, OPEN, match_room, match_room_open, seat_players
+from tournaments.services.online_rooms import (
+    KIND,
+    OPEN,
+    has_players,
+    match_room,
+    match_room_open,
+    seat_players,
+)
 from tournaments.services.staff import token_hash
 
 TOKEN = re.compile(r"^[0-9a-f]{64}$")
@@ -131,7 +138,7 @@ def player_next(link: PlayerLink) -> Next:
     """What the player plays now (an online match first), read only."""
     matches = player_matches(link)
     for match in matches:
-        if match.is_online and match.entry0_id is not None and match.entry1_id is not None:
+        if match.is_online and has_players(match):
             seat = next((s for s, p in seat_players(match) if p.pk == link.player_id), None)
             if seat is not None:
                 return Next(match=match, seat=seat, room=match_room(match))
