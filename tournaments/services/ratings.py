@@ -364,6 +364,26 @@ def change_values(pool: RatingPool, changes: Iterable[Change]) -> Iterable[tuple
 RATING_FIELDS = ["mu", "sigma", "display", "matches", "trend", "recent", "last_at", "last_match"]
 
 
+def upsert_ratings(rows: Sequence[PlayerRating]) -> None:
+    """Insert or update the pools' ratings of ``rows`` (unique per pool and player), 200 a statement:
+    ``INSERT … ON CONFLICT DO UPDATE`` (PostgreSQL, SQLite ≥ 3.24), written out because the ORM's own
+    (``bulk_create(update_conflicts=True)``) cost a third of an incremental update to build."""
+    columns = ["pool_id", "player_id", *RATING_FIELDS]  # the columns are named as the fields
+    quote = connection.ops.quote_name
+    one = f"({', '.join(['%s'] * len(columns))})"
+    updates = ", ".join(f"{quote(c)} = excluded.{quote(c)}" for c in columns[2:])
+    time = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), 200):
+            batch = rows[start:start + 200]
+            cursor.execute(
+                f"INSERT INTO {_table(PlayerRating)} ({', '.join(quote(c) for c in columns)}) "
+                f"VALUES {', '.join([one] * len(batch))} "
+                f"ON CONFLICT ({quote('pool_id')}, {quote('player_id')}) DO UPDATE SET {updates}",
+                [v for r in batch for v in (r.pool_id, r.player_id, r.mu, r.sigma, r.display, r.matches, r.trend,
+                                            json.dumps(r.recent), time(r.last_at), r.last_match)])
+
+
 def _set_rating(row: PlayerRating, skill: Skill, last: tuple[dt.datetime, int]) -> PlayerRating:
     row.mu, row.sigma, row.display, row.matches = skill.mu, skill.sigma, skill.display, skill.matches
     row.trend, row.recent = skill.trend, list(skill.recent)
@@ -386,8 +406,7 @@ def store_ratings(pool: RatingPool, ledger: Ledger, last: Mapping[int, tuple[dt.
             continue
         at = last[player] if row is None else (last.get(player) or (row.last_at, row.last_match))
         upsert.append(_set_rating(PlayerRating(pool=pool, player_id=player), skill, at))
-    PlayerRating.objects.bulk_create(upsert, batch_size=BATCH, update_conflicts=True,
-                                     unique_fields=["pool", "player"], update_fields=RATING_FIELDS)
+    upsert_ratings(upsert)
     for start in range(0, len(gone), 500):
         PlayerRating.objects.filter(pk__in=gone[start:start + 500]).delete()
 
@@ -412,8 +431,7 @@ def pools_append(appends: Sequence[tuple[RatingPool, Sequence[Fact]]]) -> None:
         upsert += [_set_rating(PlayerRating(pool=pool, player_id=p), skill, last[p])
                    for (pool_id, p) in sorted(wanted) if pool_id == pool.pk and (skill := ledger.skill(p))]
     insert_rows(RatingChange, CHANGE_COLUMNS, history)
-    PlayerRating.objects.bulk_create(upsert, update_conflicts=True, unique_fields=["pool", "player"],
-                                     update_fields=RATING_FIELDS)
+    upsert_ratings(upsert)
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     marks = []
     for pool, facts in appends:
@@ -519,7 +537,8 @@ def _changed_facts(match_ids: Sequence[int]) -> list[tuple[Fact | None, Fact | N
     """(stored, derived now) for each of ``match_ids`` whose rated facts changed; the stored rows are
     rewritten to the derived facts."""
     derived = derive_facts(match_ids)
-    stored = {r.match_id: Fact.of_row(r) for r in RatedMatch.objects.filter(match_id__in=match_ids)}
+    stored = {r["match_id"]: Fact.of_row(r) for r in RatedMatch.objects.filter(match_id__in=match_ids).values(
+        "match_id", "club_id", "family", "played_at", "sides", "ranks", "level_gap")}
     pairs = [(stored.get(m), derived.get(m)) for m in match_ids if stored.get(m) != derived.get(m)]
     gone = [old.match_id for old, new in pairs if old is not None and new is None]
     RatedMatch.objects.filter(match_id__in=gone).delete()
