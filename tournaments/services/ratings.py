@@ -307,12 +307,19 @@ def _changed_facts(match_ids: Sequence[int]) -> list[tuple[Fact | None, Fact | N
     return pairs
 
 
+def _may_count(match_ids: Sequence[int]) -> bool:
+    """Whether any of ``match_ids`` has a final result or was rated: one query, no lock — most writes
+    (a hand of a match still in play) stop here."""
+    final = Match.objects.filter(pk__in=match_ids, status=Match.Status.FINISHED, confirmed_at__isnull=False)
+    return final.values("pk").union(RatedMatch.objects.filter(match_id__in=match_ids).values("match_id")).exists()
+
+
 def ratings_sync(*, match_ids: Iterable[int]) -> list[int]:
     """Bring the ratings up to date with the results of ``match_ids`` (after they were written): new
     results later than everything rated are added at once; any other change marks the pools dirty from
     its point and queues their recompute. Answers the ids of the pools queued for a recompute."""
     ids = sorted({int(m) for m in match_ids})
-    if not ids:
+    if not ids or not _may_count(ids):
         return []
     with transaction.atomic():
         held = _pools_of_matches_locked(ids)  # the site pools (one writer at a time) and the clubs' concerned
