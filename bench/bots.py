@@ -3,6 +3,7 @@
     nice -n 10 .venv/bin/python bench/bots.py                      # 2,000 pairs per measurement, every variant
     nice -n 10 .venv/bin/python bench/bots.py --pairs 200 --only tractor --matchups strong-normal
     nice -n 10 .venv/bin/python bench/bots.py --budget-ms 50 --playouts 8   # the strong bot's bounds
+    nice -n 10 .venv/bin/python bench/bots.py --only tractor --matchups strong-normal --confidence 0.5
 
 Each measurement plays the same seeded deals twice with the sides swapped (bot A in the seats of side
 0 — partnerships: seats 0 and 2; individual variants: the even seats — then in side 1's), so the luck
@@ -38,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import variants  # noqa: E402
+from gameplay import bot_search  # noqa: E402
 from gameplay.bots import Bot, make_bot  # noqa: E402
 from gameplay.simulate import (  # noqa: E402
     DeferredRandom,
@@ -144,10 +146,13 @@ def measure(variant: str, matchup: str, args: argparse.Namespace) -> str:
     mean = statistics.fmean(scores)
     half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else float("nan")
     unit = variants.get(variant).settlement.score_name
+    strong = times.get("strong", [])
+    over = sum(t > 1.2 * args.budget_ms / 1000 for t in strong)
     timing = "; ".join(f"{k} {percentile(v, .5) * 1000:.2f}/{percentile(v, .95) * 1000:.2f}/{max(v) * 1000:.1f}"
                        for k, v in sorted(times.items()))
     return (f"| {variant} | {a} vs {b} | {len(scores)} | {mean:+.3f} {unit} [{mean - half:+.3f}, {mean + half:+.3f}] "
-            f"| {timing} | {time.perf_counter() - t0:.0f} s |")
+            f"| {timing}{f' (strong over budget + 20 %: {over} of {len(strong)})' if strong else ''} "
+            f"| {time.perf_counter() - t0:.0f} s |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -158,11 +163,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=32)
     p.add_argument("--budget-ms", type=float, default=200.0, help="the strong bot's time per decision (default 200)")
     p.add_argument("--playouts", type=int, default=16, help="the strong bot's deals per decision at most (default 16)")
+    p.add_argument("--confidence", type=float, default=bot_search.CONFIDENCE,
+                   help=f"standard errors a search candidate must win by (default {bot_search.CONFIDENCE:g})")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (2 at most)")
     args = p.parse_args(argv)
     args.workers = max(1, min(2, args.workers))
+    bot_search.CONFIDENCE = args.confidence  # read by each search the workers (forked) make
     print(f"bots, duplicate pairs (seed {args.seed}); strong bot: {args.budget_ms:g} ms and at most "
-          f"{args.playouts} deals a decision; {args.workers} worker(s); load average "
+          f"{args.playouts} deals a decision, confidence {args.confidence:g}; {args.workers} worker(s); load average "
           f"{os.getloadavg()[0]:.1f}")
     print("| variant | A vs B | pairs | A's mean a hand [95 % CI] | decision ms p50/p95/max | time |")
     print("|---|---|---|---|---|---|")

@@ -338,11 +338,11 @@ class PlaySearch:
     the fast bot that plays every seat in the playouts."""
 
     def __init__(self, rng: random.Random, make_playout_bot: Callable[[random.Random], PlayoutBot], *,
-                 budget_ms: float = 200.0, playouts: int = 64, confidence: float = CONFIDENCE) -> None:
+                 budget_ms: float = 200.0, playouts: int = 64, confidence: float | None = None) -> None:
         self.rng = rng
         self.budget = budget_ms / 1000.0
         self.playouts = playouts
-        self.confidence = confidence
+        self.confidence = CONFIDENCE if confidence is None else confidence
         self.clock: Callable[[], float] = time.perf_counter
         """What the budget is measured by (tests may give another clock)."""
         self.bots = [make_playout_bot(random.Random(rng.getrandbits(32))) for _ in range(8)]
