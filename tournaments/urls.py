@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments.trick_urls import urlpatterns as trick_urlpatterns
-from tournaments.views import manage, player_links, public, ratings, scoring, staff, venue
+from tournaments.views import manage, online_director, player_links, public, ratings, scoring, staff, venue
 
 urlpatterns = [
     path("players/", public.player_list, name="player-list"),
@@ -27,6 +27,7 @@ urlpatterns = [
     path("v/<str:token>/", venue.venue_link, name="venue-link"),
     path("p/<str:token>/", player_links.player_link, name="player-link"),
     path("tournaments/<int:pk>/player-links/", player_links.player_links_page, name="player-links"),
+    path("tournaments/<int:pk>/online/", online_director.online_director, name="tournament-online"),
     path("table/<int:pk>/", scoring.table_session, name="table-session"),
     path("table/<int:pk>/confirm/<int:side>/", scoring.table_session_confirm, name="table-session-confirm"),
 ]

@@ -18,12 +18,13 @@ from django.db.models import Q
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
+from config.i18n import core_lang
 from online import owners
 from online import services as online_services
 from online.models import Room
 from tournaments.errors import ServiceError
 from tournaments.models import Match, Played, Stage, Tournament
-from tournaments.services.common import Actor, audit, lock_match
+from tournaments.services.common import Actor, audit, lock_match, require_organizer
 
 KIND = "match"
 """The rooms' ``owner_kind`` of tournament matches."""
@@ -114,3 +115,22 @@ def online_rooms_open(*, tournament: Tournament) -> list[Room]:
     return opened
 
 
+
+
+def match_seat_bot(*, match_id: int, seat: int, actor: Actor, bot: str | None = "normal") -> Room:
+    """A director gives a seat of an online match's waiting room to a bot (a player who does not come), or
+    takes it back (``bot`` None). Only a seat no player holds; audited."""
+    match = Match.objects.select_related("stage__tournament").get(pk=match_id)
+    require_organizer(actor, match.stage.tournament)
+    room = match_room(match)
+    if room is None or room.status != Room.Status.WAITING:
+        raise ServiceError.one("seat", _("Seats are given to bots only while the table waits for its players."))
+    try:
+        online_services.seat_bot(code=room.code, host_token=host_token(match.pk), seat=seat, bot=bot,
+                                 action_id=f"director-{room.version}-{seat}", version=room.version)
+    except online_services.OnlineError as exc:
+        raise ServiceError.one("seat", exc.message[core_lang()]) from None
+    audit(actor=actor, action="match.seat_bot", tournament=match.stage.tournament, target=f"match:{match.pk}",
+          data={"room": room.code, "seat": seat, "bot": bot})
+    room.refresh_from_db()
+    return room

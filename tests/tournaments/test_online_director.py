@@ -1,0 +1,62 @@
+"""The director's page of online play (issue 31, stretch): every open online match with its room's state;
+seats nobody holds given to bots (audited); organizers only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from online import services
+from online.models import Room, Seat
+from tests.tournaments.factories import TeamFactory, UserFactory
+from tournaments.models import AuditEntry, Match, PlayerLink
+from tournaments.services import Actor
+from tournaments.services.online_rooms import match_room
+from tournaments.services.player_links import link_token, player_links_ensure
+from tournaments.services.setup import entry_add, tournament_create
+from tournaments.services.stages import tournament_start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_director_sees_the_tables_and_gives_absent_seats_to_bots(client: Any, settings: Any) -> None:
+    settings.ONLINE_BOT_DELAY_MS = 0
+    settings.ONLINE_DEAL_INTERVAL_MS = 0
+    services.drop_cache()
+    owner = UserFactory(username="td")
+    t = tournament_create(owner=owner, name="Director Cup")
+    for seed in range(1, 5):
+        entry_add(tournament=t, actor=Actor(owner), team=TeamFactory(), seed=seed)
+    tournament_start(tournament=t, actor=Actor(owner), seeding="manual", played="online")
+    player_links_ensure(tournament=t, actor=Actor(owner))
+    url = reverse("tournament-online", args=[t.pk])
+    assert client.get(url).status_code in (302, 403)
+    client.force_login(UserFactory(username="nosy"))
+    assert client.get(url).status_code == 403
+
+    match = Match.objects.filter(stage__tournament=t, status=Match.Status.READY).order_by("position").first()
+    room = match_room(match)
+    player = match.entry0.team.player1  # seat 0
+    token = client.post(reverse("player-link", args=[link_token(PlayerLink.objects.get(tournament=t, player=player))])
+                        )["Location"].split("#seat=")[1]
+    client.force_login(owner)
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert html.count('data-state="waiting"') == 2 and f'id="match-{match.pk}"' in html
+    assert reverse("online-room", args=[room.code]) in html
+
+    refused = client.post(url, {"action": "seat_bot", "match": match.pk, "seat": 0}, follow=True)  # a player's seat
+    assert Seat.objects.get(room=room, seat=0).bot is None and refused.status_code == 200
+    for seat in (1, 2, 3):
+        client.post(url, {"action": "seat_bot", "match": match.pk, "seat": seat})
+    assert list(Seat.objects.filter(room=room).order_by("seat").values_list("bot", flat=True)) == \
+        [None, "normal", "normal", "normal"]
+    assert AuditEntry.objects.filter(action="match.seat_bot", tournament=t).count() == 3
+    room.refresh_from_db()
+    services.seat_ready(code=room.code, token=token, action_id="ready", version=room.version)
+    room.refresh_from_db()
+    assert room.status == Room.Status.PLAYING
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-state="playing"' in html and "playing hand 1" in html and "disconnected" in html
+    services.drop_cache()

@@ -1,0 +1,54 @@
+"""The director's page of online play, ``/tournaments/<pk>/online/`` (organizers only; docs/online.md,
+"Tournament matches"): every open online match with its room's state — waiting for whom, the hand being
+played, levels or totals, the clock, each seat's player, bot, readiness and connection; a link to watch the
+table; a seat nobody holds given to a bot (a player who does not come), an audited service call."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from tournaments import selectors
+from tournaments.errors import NotAllowed, ServiceError
+from tournaments.models import Match, Tournament
+from tournaments.permissions import is_organizer
+from tournaments.selectors.online_tables import online_tables
+from tournaments.services.common import Actor
+from tournaments.services.online_rooms import match_seat_bot
+
+
+def _number(value: object) -> int:
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return -1
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def online_director(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not is_organizer(request.user, tournament):
+        raise PermissionDenied(_("Only an organizer of this tournament may do this."))
+    if request.method == "POST":
+        match = get_object_or_404(Match, pk=_number(request.POST.get("match")), stage__tournament=tournament)
+        bot = None if request.POST.get("action") == "seat_free" else "normal"
+        try:
+            match_seat_bot(match_id=match.pk, seat=_number(request.POST.get("seat")), bot=bot,
+                           actor=Actor(request.user, "login"))
+        except NotAllowed as exc:
+            raise PermissionDenied(str(exc)) from exc
+        except ServiceError as exc:
+            for problems in exc.field_errors.values():
+                for problem in problems:
+                    messages.error(request, problem)
+        else:
+            messages.success(request, _("Seat given to a bot.") if bot else _("The seat waits for its player again."))
+        return HttpResponseRedirect(f"{request.path}#match-{match.pk}")
+    tables = online_tables(tournament)
+    rows = [{"table": t, "round": selectors.round_label(t.match.round.name)} for t in tables]
+    return render(request, "tournaments/online_director.html", {
+        "tournament": tournament, "is_organizer": True, "is_scorer": True, "rows": rows})
