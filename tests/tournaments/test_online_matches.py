@@ -163,3 +163,26 @@ def test_an_online_table_round_played_by_bots(variant: str) -> None:
     assert room.status == Room.Status.FINISHED
     assert table.state["totals"] == room.match["totals"]
     assert set(table.hands.values_list("entered_via", flat=True)) == {"online"}
+
+
+def test_a_match_decided_meanwhile_or_a_stopped_tournament_ends_the_room_unrecorded() -> None:
+    """An award while the room waits, or a tournament no longer running: the hand the engine played is not
+    recorded (audited, kept in the room's log) and the room ends instead of being stuck."""
+    from tournaments.services.results import match_award
+
+    owner = UserFactory(username="director-award")
+    t = _event(owner, [TeamFactory() for _ in range(4)], played="online")
+    first, second = Match.objects.filter(stage__tournament=t, status=Match.Status.READY).order_by("position")
+    match_award(match_id=first.pk, winner_side=0, kind="forfeit", actor=Actor(owner), reason="did not come")
+    room = match_room(first)
+    _bots_play(room, first)
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED and RoomHand.objects.filter(room=room, finished=True).count() == 1
+    assert not HandRecord.objects.filter(match=first).exists()
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    room = match_room(second)
+    _bots_play(room, second)
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED and not HandRecord.objects.filter(match=second).exists()
+    whys = sorted(a.data["why"] for a in AuditEntry.objects.filter(action="hand.online_unrecorded", tournament=t))
+    assert whys == ["decided meanwhile (awarded or time called)", "refused"]
