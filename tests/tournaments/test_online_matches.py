@@ -138,6 +138,10 @@ def test_seats_of_a_room_and_refusals() -> None:
     assert match_room_open(match_id=match.pk) == room  # opened once
     assert [seat for seat, _ in seat_players(match)] == [0, 1, 2, 3]
     assert owners.owned_room(KIND, match.pk) == room
+    page = Client().get(reverse("match-detail", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert reverse("online-room", args=[room.code]) in page and "在线进行" in page  # watched at its online table
+    other = Match.objects.filter(stage__tournament=t, status=Match.Status.READY).exclude(pk=match.pk).first()
+    assert 'id="online-watch"' not in Client().get(reverse("match-detail", args=[other.pk])).content.decode()
 
 
 @pytest.mark.parametrize("variant", ["red-five", "yongzhou-300"])

@@ -17,6 +17,7 @@ from tournaments.permissions import can_view
 from tournaments.selectors import pages, ratings
 from tournaments.selectors.stamps import changes_stamp
 from tournaments.services import transfer as transfer_services
+from tournaments.services.online_rooms import match_room
 from tournaments.views.common import (
     HtmxHttpRequest,
     match_context,
@@ -147,6 +148,8 @@ def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         raise Http404(_("No such match."))
     tournament = match.stage.tournament
     context = {"tournament": tournament, **match_context(match), **roles(request, tournament)}
+    if not request.htmx and match.is_online:
+        context["online_room"] = match_room(match)  # watched live at its online table (public events only)
     template = "tournaments/_match_live.html" if request.htmx else "tournaments/match_detail.html"
     done = match.status == Match.Status.FINISHED and match.confirmed_at is not None
     return stop_polling_when(request, render(request, template, context), done)
