@@ -24,6 +24,7 @@ from config.celery_app import app
 PRINT_JOB = "tournaments.print_job"
 PDF_RENDER = "tournaments.pdf_render"
 RATINGS_RECOMPUTE = "tournaments.ratings_recompute"
+ONLINE_NO_SHOWS = "tournaments.online_no_shows"
 
 # What a broker that is down or refuses us raises on the way (kombu wraps most; redis-py, amqp not all).
 BROKER_ERRORS = (OperationalError, CeleryError, OSError, ConnectionError)

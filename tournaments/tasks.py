@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.enqueue import PDF_RENDER, PRINT_JOB, RATINGS_RECOMPUTE
+from tournaments.enqueue import ONLINE_NO_SHOWS, PDF_RENDER, PRINT_JOB, RATINGS_RECOMPUTE
+from tournaments.services.online_noshow import online_no_shows
 from tournaments.services.pdf_cache import pdf_render_latest
 from tournaments.services.printing import print_job_run
 from tournaments.services.ratings import ratings_pool_recompute
@@ -53,3 +54,10 @@ def ratings_recompute_task(pool_id: int) -> int:
     """Recompute the ratings of pool ``pool_id`` from its earliest changed result
     (:func:`tournaments.services.ratings.ratings_pool_recompute` re-reads the mark under its lock)."""
     return ratings_pool_recompute(pool_id=pool_id)
+
+
+@shared_task(name=ONLINE_NO_SHOWS, ignore_result=True, soft_time_limit=60, time_limit=90)
+def online_no_shows_task() -> int:
+    """Apply the online stages' no-show rule to the rooms whose wait is over (the beat runs it every 30 s;
+    :func:`tournaments.services.online_noshow.online_no_shows`)."""
+    return len(online_no_shows())

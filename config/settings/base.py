@@ -243,6 +243,8 @@ CELERY_BEAT_SCHEDULE = {
     "cleanup": {"task": "safety.cleanup", "schedule": CLEANUP_INTERVAL_MINUTES * 60.0},
     # Online play: tick the rooms whose stored clock or bot deadline passed (missed across a restart).
     "online-sweep": {"task": "online.sweep", "schedule": 5.0},
+    # Online tournament matches: the stages' no-show rule (a bot or a forfeit for seats nobody took in time).
+    "tournaments-online-no-shows": {"task": "tournaments.online_no_shows", "schedule": 30.0},
 }
 # On-demand PDFs: kept in the cache (per document, language and results stamp) for this many seconds;
 # anonymous visitors may fetch this many PDFs a minute per address (429 with Retry-After beyond).

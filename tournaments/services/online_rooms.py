@@ -125,12 +125,19 @@ def match_seat_bot(*, match_id: int, seat: int, actor: Actor, bot: str | None = 
     room = match_room(match)
     if room is None or room.status != Room.Status.WAITING:
         raise ServiceError.one("seat", _("Seats are given to bots only while the table waits for its players."))
+    seat_bot_for(match=match, room=room, seat=seat, bot=bot)
+    audit(actor=actor, action="match.seat_bot", tournament=match.stage.tournament, target=f"match:{match.pk}",
+          data={"room": room.code, "seat": seat, "bot": bot})
+    room.refresh_from_db()
+    return room
+
+
+def seat_bot_for(*, match: Match, room: Room, seat: int, bot: str | None) -> None:
+    """The room's host (the match) gives ``seat`` to a bot (None: takes it back); raises ServiceError with
+    the room's refusal (a player's seat, the match started)."""
+    room.refresh_from_db()
     try:
         online_services.seat_bot(code=room.code, host_token=host_token(match.pk), seat=seat, bot=bot,
                                  action_id=f"director-{room.version}-{seat}", version=room.version)
     except online_services.OnlineError as exc:
         raise ServiceError.one("seat", exc.message[core_lang()]) from None
-    audit(actor=actor, action="match.seat_bot", tournament=match.stage.tournament, target=f"match:{match.pk}",
-          data={"room": room.code, "seat": seat, "bot": bot})
-    room.refresh_from_db()
-    return room

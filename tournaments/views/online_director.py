@@ -14,10 +14,11 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments import selectors
 from tournaments.errors import NotAllowed, ServiceError
-from tournaments.models import Match, Tournament
+from tournaments.models import Match, Stage, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.selectors.online_tables import online_tables
 from tournaments.services.common import Actor
+from tournaments.services.online_noshow import no_show_rule, online_no_shows, stage_no_show_set
 from tournaments.services.online_rooms import match_seat_bot
 
 
@@ -33,6 +34,8 @@ def online_director(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     if not is_organizer(request.user, tournament):
         raise PermissionDenied(_("Only an organizer of this tournament may do this."))
+    if request.method == "POST" and request.POST.get("action") in ("no_show", "no_show_now"):
+        return _no_show_post(request, tournament)
     if request.method == "POST":
         match = get_object_or_404(Match, pk=_number(request.POST.get("match")), stage__tournament=tournament)
         bot = None if request.POST.get("action") == "seat_free" else "normal"
@@ -50,5 +53,30 @@ def online_director(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponseRedirect(f"{request.path}#match-{match.pk}")
     tables = online_tables(tournament)
     rows = [{"table": t, "round": selectors.round_label(t.match.round.name)} for t in tables]
+    stages = [{"stage": stage, "rule": no_show_rule(stage)}
+              for stage in tournament.stages.exclude(status=Stage.Status.FINISHED).order_by("number")]
     return render(request, "tournaments/online_director.html", {
-        "tournament": tournament, "is_organizer": True, "is_scorer": True, "rows": rows})
+        "tournament": tournament, "is_organizer": True, "is_scorer": True, "rows": rows, "stages": stages})
+
+
+def _no_show_post(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Set a stage's no-show rule, or apply the rules now."""
+    actor = Actor(request.user, "login")
+    if request.POST.get("action") == "no_show_now":
+        done = online_no_shows(tournament=tournament)
+        messages.success(request, _("No-show rule applied: %(n)d matches.") % {"n": len(done)})
+        return HttpResponseRedirect(f"{request.path}#online-tables")
+    stage = get_object_or_404(Stage, pk=_number(request.POST.get("stage")), tournament=tournament)
+    action = request.POST.get("rule") or None
+    try:
+        stage_no_show_set(stage=stage, actor=actor, minutes=_number(request.POST.get("minutes")) if action else None,
+                          action=action)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except ServiceError as exc:
+        for problems in exc.field_errors.values():
+            for problem in problems:
+                messages.error(request, problem)
+    else:
+        messages.success(request, _("The no-show rule is saved."))
+    return HttpResponseRedirect(f"{request.path}#no-show")
