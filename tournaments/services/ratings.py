@@ -283,6 +283,8 @@ def queue_recompute(pool_ids: Iterable[int]) -> None:
                 enqueue(RATINGS_RECOMPUTE, args=[pool_id])
             except BrokerUnavailable as exc:
                 logger.warning("ratings of pool %s not recomputed now (%s); it stays marked", pool_id, exc)
+            except Exception:  # the recompute itself failed (run in-process): the mark stays for a retry
+                logger.exception("ratings of pool %s not recomputed; it stays marked", pool_id)
     transaction.on_commit(send)
 
 
