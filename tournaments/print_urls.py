@@ -27,6 +27,7 @@ urlpatterns = [
     *page_and_pdf("tournaments/<int:pk>/print/blank-sheets", views.print_tournament_blank_sheets,
                   "print-tournament-blank-sheets"),
     *page_and_pdf("tournaments/<int:pk>/print/table-cards", views.print_venue_cards, "print-venue-cards"),
+    *page_and_pdf("tournaments/<int:pk>/print/player-cards", views.print_player_cards, "print-player-cards"),
     *page_and_pdf("tournaments/<int:pk>/print/rounds/<int:round_id>/seating", views.print_seating, "print-seating"),
     *page_and_pdf("tournaments/<int:pk>/print/rounds/<int:round_id>/table-cards", views.print_table_cards,
                   "print-table-cards"),

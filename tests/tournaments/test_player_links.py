@@ -5,10 +5,12 @@ unknown links are 404; the organizer makes, copies, revokes and reissues them.""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from pypdf import PdfReader
 
 from online.models import Room, Seat, digest
 from tests.tournaments.factories import TeamFactory, UserFactory
@@ -154,3 +156,21 @@ def test_four_players_links_seat_them_and_the_engine_deals(client: Any, settings
     room.refresh_from_db()
     assert room.status == Room.Status.PLAYING and room.hands.count() == 1
     services.drop_cache()
+
+
+def test_printed_player_cards(client: Any) -> None:
+    """A card per player with the private link and its QR code, as a page and a PDF read back as text;
+    organizers only (the links are secret)."""
+    t, owner = _event()
+    url = reverse("print-player-cards", args=[t.pk])
+    assert client.get(url).status_code in (302, 403)
+    client.force_login(owner)
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    links = list(PlayerLink.objects.filter(tournament=t).select_related("player"))
+    assert html.count('class="card player-card"') == 8 and html.count("data:image/png;base64") == 8
+    assert all(link_token(link) in html and link.player.name in html for link in links)
+    pdf = client.get(reverse("print-player-cards-pdf", args=[t.pk]))
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    body = b"".join(pdf.streaming_content) if pdf.streaming else pdf.content
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
+    assert links[0].player.name.split()[-1] in text

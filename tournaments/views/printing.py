@@ -25,6 +25,7 @@ import variants
 from safety.idempotency import idempotent_page
 from tournaments import documents as docs
 from tournaments import selectors
+from tournaments.documents.player_cards import PlayerCardsDocument
 from tournaments.errors import NotAllowed, ServiceError
 from tournaments.models import Match, PrintJob, Round, Tournament, Variant
 from tournaments.permissions import can_view, is_organizer
@@ -203,6 +204,16 @@ def print_venue_cards(request: HttpRequest, pk: int, fmt: str = "html") -> HttpR
     document = docs.VenueCardsDocument(tournament=tournament, base_url=docs.site_url(request))
     return _respond(request, document, fmt, page_url=reverse("print-venue-cards", args=[pk]),
                     back_url=reverse("tournament-manage", args=[pk]) + "#venue-tables")
+
+
+@_guarded
+def print_player_cards(request: HttpRequest, pk: int, fmt: str = "html") -> HttpResponse:
+    """A card per player with the player's private link and its QR code (online play)."""
+    tournament = _tournament(request, pk)
+    _require_organizer(request, tournament)  # the cards carry the players' secret links
+    document = PlayerCardsDocument(tournament=tournament, base_url=docs.site_url(request))
+    return _respond(request, document, fmt, page_url=reverse("print-player-cards", args=[pk]),
+                    back_url=reverse("player-links", args=[pk]))
 
 
 @_guarded
