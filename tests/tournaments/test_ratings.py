@@ -244,3 +244,22 @@ def test_a_game_refuses_a_player_on_both_sides_and_ranks_follow_the_totals() -> 
     with pytest.raises(ValueError, match="twice"):
         Game(1, ((1, 2), (2, 3)), (1, 2))
     assert ranks_from_points([-30, 60, 60]) == (3, 1, 1)
+
+
+def test_a_failing_rating_update_never_fails_the_result(organizer: Any, monkeypatch: pytest.MonkeyPatch,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    """The ratings follow after the result's commit: if they fail, the result stands, the failure is
+    logged, and the next sync (or ``manage.py ratings``) catches up."""
+    from tournaments.services import ratings as rating_services
+
+    def broken(*, match_ids: Any) -> list[int]:
+        raise RuntimeError("ratings down")
+
+    monkeypatch.setattr(rating_services, "ratings_sync", broken)
+    tournament = make_tournament(owner=organizer, teams=2)
+    match = win_match(first_ready(tournament), 0, Actor(organizer))
+    assert match.status == Match.Status.FINISHED and not RatedMatch.objects.exists()
+    assert "ratings not updated" in caplog.text
+    monkeypatch.undo()
+    rating_services.ratings_sync(match_ids=[match.pk])
+    assert PlayerRating.objects.filter(pool=site()).count() == 4
