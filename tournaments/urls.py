@@ -28,6 +28,7 @@ urlpatterns = [
     path("p/<str:token>/", player_links.player_link, name="player-link"),
     path("tournaments/<int:pk>/player-links/", player_links.player_links_page, name="player-links"),
     path("tournaments/<int:pk>/online/", online_director.online_director, name="tournament-online"),
+    path("tournaments/<int:pk>/online/<int:match_id>/", online_director.online_table_full, name="online-table-full"),
     path("table/<int:pk>/", scoring.table_session, name="table-session"),
     path("table/<int:pk>/confirm/<int:side>/", scoring.table_session_confirm, name="table-session-confirm"),
 ]

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from gameplay.cards import format_cards
 from online import services
 from online.models import Room, Seat
 from tests.tournaments.factories import TeamFactory, UserFactory
@@ -59,4 +60,18 @@ def test_the_director_sees_the_tables_and_gives_absent_seats_to_bots(client: Any
     assert room.status == Room.Status.PLAYING
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-state="playing"' in html and "playing hand 1" in html and "disconnected" in html
+
+    full_url = reverse("online-table-full", args=[t.pk, match.pk])  # every hand visible: directors only
+    hand = services.hand_from_log(room.hands.get(number=1).log)
+    page = client.get(full_url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    data = client.get(full_url, {"format": "json"}).json()
+    for seat in range(4):
+        cards = format_cards(hand.seat_cards(seat))
+        assert cards and cards in page and data["seats"][seat]["cards"] == cards
+    assert data["hand"]["number"] == 1 and data["room"] == room.code
+    client.force_login(UserFactory(username="nosy"))
+    assert client.get(full_url).status_code == 403 and client.get(full_url, {"format": "json"}).status_code == 403
+    client.logout()
+    anonymous = client.get(full_url, {"format": "json"})
+    assert anonymous.status_code in (302, 403) and format_cards(hand.seat_cards(0)) not in anonymous.content.decode()
     services.drop_cache()

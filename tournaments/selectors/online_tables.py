@@ -10,9 +10,12 @@ from typing import Any
 
 from django.db.models import Q
 
+from gameplay.cards import format_cards
 from online.models import Room, RoomHand, Seat
+from online.services import hand_from_log
+from online.views import spectator_view
 from tournaments.models import Match, Played, Tournament
-from tournaments.services.online_rooms import KIND, OPEN
+from tournaments.services.online_rooms import KIND, OPEN, match_room
 
 
 @dataclass
@@ -67,3 +70,23 @@ def online_tables(tournament: Tournament) -> list[OnlineTable]:
         tables.append(OnlineTable(match, found, seats.get(found.pk, []) if found else [],
                                   hands.get(found.pk) if found else None))
     return tables
+
+
+def table_full_view(match: Match) -> dict[str, Any] | None:
+    """The director's full view of a match's online table (directors only: every seat's cards and the kitty):
+    the public view of the hand being played (``spectator_view``'s ``hand``) with each seat's cards, or None
+    when the match has no room. Read only (the hand is rebuilt from the stored log)."""
+    room = match_room(match)
+    if room is None:
+        return None
+    seats = list(Seat.objects.filter(room=room).order_by("seat"))
+    row = RoomHand.objects.filter(room=room).order_by("-number").first()
+    hand = hand_from_log(row.log) if row is not None else None
+    public = spectator_view(room, hand, seats=seats, hand_row=row)
+    return {
+        "room": room.code, "status": room.status, "version": room.version,
+        "hand": public.get("hand"),
+        "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "connected": s.connected > 0, "auto": s.auto,
+                   "cards": format_cards(hand.seat_cards(s.seat)) if hand is not None else ""} for s in seats],
+        "kitty": format_cards(hand.kitty) if hand is not None else "",
+    }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -16,7 +16,7 @@ from tournaments import selectors
 from tournaments.errors import NotAllowed, ServiceError
 from tournaments.models import Match, Stage, Tournament
 from tournaments.permissions import is_organizer
-from tournaments.selectors.online_tables import online_tables
+from tournaments.selectors.online_tables import online_tables, table_full_view
 from tournaments.services.common import Actor
 from tournaments.services.online_noshow import no_show_rule, online_no_shows, stage_no_show_set
 from tournaments.services.online_rooms import match_seat_bot
@@ -80,3 +80,21 @@ def _no_show_post(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     else:
         messages.success(request, _("The no-show rule is saved."))
     return HttpResponseRedirect(f"{request.path}#no-show")
+
+
+@require_http_methods(["GET", "HEAD"])
+def online_table_full(request: HttpRequest, pk: int, match_id: int) -> HttpResponse:
+    """A director opens an online table with every hand visible (organizers only; ``?format=json`` gives the
+    same as JSON). Everyone else is refused (403), whatever they know of the match."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not is_organizer(request.user, tournament):
+        raise PermissionDenied(_("Only an organizer of this tournament may do this."))
+    match = get_object_or_404(Match.objects.select_related("round"), pk=match_id, stage__tournament=tournament)
+    view = table_full_view(match)
+    if view is None:
+        raise Http404(_("This match has no online table."))
+    if request.GET.get("format") == "json":
+        return JsonResponse(view, json_dumps_params={"ensure_ascii": False})
+    return render(request, "tournaments/online_table_full.html", {
+        "tournament": tournament, "is_organizer": True, "is_scorer": True, "match": match, "view": view,
+        "round": selectors.round_label(match.round.name)})
