@@ -14,7 +14,7 @@ from online.models import Room, Seat
 from tests.tournaments.factories import TeamFactory, UserFactory
 from tournaments.models import AuditEntry, Match, PlayerLink
 from tournaments.services import Actor
-from tournaments.services.online_rooms import match_room
+from tournaments.services.online_rooms import host_token, match_room
 from tournaments.services.player_links import link_token, player_links_ensure
 from tournaments.services.setup import entry_add, tournament_create
 from tournaments.services.stages import tournament_start
@@ -74,4 +74,40 @@ def test_the_director_sees_the_tables_and_gives_absent_seats_to_bots(client: Any
     client.logout()
     anonymous = client.get(full_url, {"format": "json"})
     assert anonymous.status_code in (302, 403) and format_cards(hand.seat_cards(0)) not in anonymous.content.decode()
+    services.drop_cache()
+
+
+def test_the_director_calls_time_on_an_online_match(client: Any, settings: Any) -> None:
+    """Time called from the director's page: the side ahead wins; a hand the table then finishes is not
+    recorded and the room ends."""
+    from tests.tournaments.factories import SHUTOUT
+    from tournaments.services import hand_record
+
+    settings.ONLINE_BOT_DELAY_MS = 0
+    settings.ONLINE_DEAL_INTERVAL_MS = 0
+    services.drop_cache()
+    owner = UserFactory(username="td-time")
+    t = tournament_create(owner=owner, name="Time Cup")
+    for seed in range(1, 5):
+        entry_add(tournament=t, actor=Actor(owner), team=TeamFactory(), seed=seed)
+    tournament_start(tournament=t, actor=Actor(owner), seeding="manual", played="online")
+    match = Match.objects.filter(stage__tournament=t, status=Match.Status.READY).order_by("position").first()
+    hand_record(match_id=match.pk, outcome=SHUTOUT, version=match.version, actor=Actor(owner), dealer=1)
+    match.refresh_from_db()
+    client.force_login(owner)
+    url = reverse("tournament-online", args=[t.pk])
+    assert 'value="call_time"' in client.get(url).content.decode()
+    client.post(url, {"action": "call_time", "match": match.pk, "version": match.version - 1})  # stale: refused
+    match.refresh_from_db()
+    assert match.time_called_at is None
+    client.post(url, {"action": "call_time", "match": match.pk, "version": match.version})
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.winner_side == 1  # side 1 dealt and went up 3 levels
+    room = match_room(match)
+    for seat in range(4):
+        room.refresh_from_db()
+        services.seat_bot(code=room.code, host_token=host_token(match.pk), seat=seat, bot="random",
+                          action_id=f"b{seat}", version=room.version)
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED and match.hands.count() == 1
     services.drop_cache()

@@ -13,11 +13,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tournaments import selectors
-from tournaments.errors import NotAllowed, ServiceError
+from tournaments.errors import NotAllowed, ServiceError, StaleVersion
 from tournaments.models import Match, Stage, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.selectors.online_tables import online_tables, table_full_view
 from tournaments.services.common import Actor
+from tournaments.services.hands import match_call_time
 from tournaments.services.online_noshow import no_show_rule, online_no_shows, stage_no_show_set
 from tournaments.services.online_rooms import match_seat_bot
 
@@ -36,6 +37,8 @@ def online_director(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied(_("Only an organizer of this tournament may do this."))
     if request.method == "POST" and request.POST.get("action") in ("no_show", "no_show_now"):
         return _no_show_post(request, tournament)
+    if request.method == "POST" and request.POST.get("action") == "call_time":
+        return _call_time_post(request, tournament)
     if request.method == "POST":
         match = get_object_or_404(Match, pk=_number(request.POST.get("match")), stage__tournament=tournament)
         bot = None if request.POST.get("action") == "seat_free" else "normal"
@@ -98,3 +101,23 @@ def online_table_full(request: HttpRequest, pk: int, match_id: int) -> HttpRespo
     return render(request, "tournaments/online_table_full.html", {
         "tournament": tournament, "is_organizer": True, "is_scorer": True, "match": match, "view": view,
         "round": selectors.round_label(match.round.name)})
+
+
+def _call_time_post(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Call time on an online match (``match_call_time``: the side ahead wins; the hand being played at the
+    table is then not recorded, and the room ends with it)."""
+    match = get_object_or_404(Match, pk=_number(request.POST.get("match")), stage__tournament=tournament)
+    try:
+        match_call_time(match_id=match.pk, version=_number(request.POST.get("version")),
+                        actor=Actor(request.user, "login"))
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except StaleVersion:
+        messages.error(request, _("The match moved on meanwhile: look again and call time again."))
+    except ServiceError as exc:
+        for problems in exc.field_errors.values():
+            for problem in problems:
+                messages.error(request, problem)
+    else:
+        messages.success(request, _("Time called: the match is decided by the levels."))
+    return HttpResponseRedirect(f"{request.path}#match-{match.pk}")
