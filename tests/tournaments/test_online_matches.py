@@ -142,6 +142,8 @@ def test_seats_of_a_room_and_refusals() -> None:
     assert reverse("online-room", args=[room.code]) in page and "在线进行" in page  # watched at its online table
     other = Match.objects.filter(stage__tournament=t, status=Match.Status.READY).exclude(pk=match.pk).first()
     assert 'id="online-watch"' not in Client().get(reverse("match-detail", args=[other.pk])).content.decode()
+    tables = Client().get(reverse("tournament-tables", args=[t.pk])).content.decode()  # what is playing now
+    assert tables.count('class="online-link"') == 1 and reverse("online-room", args=[room.code]) in tables
 
 
 @pytest.mark.parametrize("variant", ["red-five", "yongzhou-300"])

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 import variants
+from online.models import Room
 from tournaments import selectors
 from tournaments.models import Entry, HandRecord, Match, Stage, Tournament
 
@@ -114,6 +115,7 @@ def tables_with_seats(tournament: Tournament) -> list[dict[str, Any]]:
                                    "entry0__player", "entry1__team__player1", "entry1__team__player2",
                                    "entry1__player")
                    .order_by("table", "position"))
+    rooms = online_rooms_of([m for m in matches if m.is_online])  # watched live at their online tables
     rows = []
     for m in matches:
         seats = selectors.seat_names(m)
@@ -123,8 +125,18 @@ def tables_with_seats(tournament: Tournament) -> list[dict[str, Any]]:
                  for side in (0, 1)]
         rows.append({"match": m, "seats": seats, "preview": preview, "sides": sides,
                      "round": selectors.round_label(m.round.name),
-                     "dealer_name": seats[preview["dealer"]] if preview else ""})
+                     "dealer_name": seats[preview["dealer"]] if preview else "", "room": rooms.get(m.pk)})
     return rows
+
+
+def online_rooms_of(matches: list[Match]) -> dict[int, Room]:
+    """The newest online room of each match (one query; none for physical matches)."""
+    if not matches:
+        return {}
+    rooms: dict[int, Room] = {}
+    for room in Room.objects.filter(owner_kind="match", owner_id__in=[m.pk for m in matches]).order_by("id"):
+        rooms[int(room.owner_id or 0)] = room
+    return rooms
 
 
 def open_matches(tournament: Tournament) -> list[Match]:
