@@ -106,15 +106,16 @@ def online_rooms_open(*, tournament: Tournament) -> list[Room]:
         return opened
     online = Q(played=Played.ONLINE) | Q(played="", stage__played=Played.ONLINE)
     seated = Q(section="table") | Q(entry0__isnull=False, entry1__isnull=False)
-    matches = (Match.objects.filter(online, seated, stage__tournament=tournament, status__in=OPEN)
-               .order_by("stage__number", "round__number", "position"))
-    for match in matches:
-        room = match_room(match)
-        if room is None or room.status == Room.Status.FINISHED:
-            opened.append(match_room_open(match_id=match.pk))
+    ids = list(Match.objects.filter(online, seated, stage__tournament=tournament, status__in=OPEN)
+               .order_by("stage__number", "round__number", "position").values_list("pk", flat=True))
+    newest: dict[int, str] = {}  # each match's newest room's status (one query, whatever the number of tables)
+    for owner_id, status in (Room.objects.filter(owner_kind=KIND, owner_id__in=ids).order_by("id")
+                             .values_list("owner_id", "status")):
+        newest[int(owner_id or 0)] = status
+    for match_id in ids:
+        if newest.get(match_id) in (None, Room.Status.FINISHED):
+            opened.append(match_room_open(match_id=match_id))
     return opened
-
-
 
 
 def match_seat_bot(*, match_id: int, seat: int, actor: Actor, bot: str | None = "normal") -> Room:
