@@ -635,6 +635,9 @@ class PlayerLink(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links", verbose_name=_("player"))
     nonce = models.CharField(max_length=64, default=new_token, editable=False)
     token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="player_links", verbose_name=_("account"),
+                             help_text=_("The player's own account: signed in, the player needs no link."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
 

@@ -26,6 +26,7 @@ urlpatterns = [
     path("t/<str:token>/confirm/<int:side>/", scoring.table_confirm, name="table-confirm"),
     path("v/<str:token>/", venue.venue_link, name="venue-link"),
     path("p/<str:token>/", player_links.player_link, name="player-link"),
+    path("me/matches/", player_links.my_matches, name="my-matches"),
     path("tournaments/<int:pk>/player-links/", player_links.player_links_page, name="player-links"),
     path("tournaments/<int:pk>/online/", online_director.online_director, name="tournament-online"),
     path("tournaments/<int:pk>/online/<int:match_id>/", online_director.online_table_full, name="online-table-full"),

@@ -174,3 +174,38 @@ def test_printed_player_cards(client: Any) -> None:
     body = b"".join(pdf.streaming_content) if pdf.streaming else pdf.content
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
     assert links[0].player.name.split()[-1] in text
+
+
+def test_a_player_with_an_account_uses_the_login_instead(client: Any) -> None:
+    """Signed in, a player links the account to their player from the private link; "My matches" then opens
+    the seat without the link; another account cannot take the player, nor one account two players; a
+    reissued link keeps the account."""
+    t, owner = _event()
+    match = Match.objects.filter(stage__tournament=t, status=Match.Status.READY).order_by("position").first()
+    player = match.entry1.team.player1  # seat 1
+    link = PlayerLink.objects.get(tournament=t, player=player)
+    me = UserFactory(username="xiaoming")
+    client.force_login(me)
+    assert "account-form" in client.get(_url(link), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    client.post(_url(link), {"action": "account"})
+    link.refresh_from_db()
+    assert link.user == me
+    page = client.get(reverse("my-matches")).content.decode()
+    assert 'data-state="play"' in page and match.key in page
+    token = client.post(reverse("my-matches"), {"link": link.pk})["Location"].split("#seat=")[1]
+    assert Seat.objects.get(token_digest=digest(token)).seat == 1
+    other_link = PlayerLink.objects.get(tournament=t, player=match.entry0.team.player1)
+    client.post(_url(other_link), {"action": "account"})  # a second player of this tournament: refused
+    other_link.refresh_from_db()
+    assert other_link.user is None
+    assert client.post(reverse("my-matches"), {"link": other_link.pk}).status_code == 404  # not this account's
+    client.force_login(UserFactory(username="intruder"))
+    client.post(_url(link), {"action": "account"})
+    link.refresh_from_db()
+    assert link.user == me
+    assert 'id="my-matches-none"' in client.get(reverse("my-matches")).content.decode()
+    client.force_login(owner)
+    client.post(reverse("player-links", args=[t.pk]), {"action": "reissue", "link": link.pk})
+    assert PlayerLink.objects.get(tournament=t, player=player, revoked_at__isnull=True).user == me
+    client.logout()
+    assert client.get(reverse("my-matches")).status_code == 302  # sign in first

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -100,6 +101,9 @@ def player_link_reissue(*, tournament: Tournament, link_id: int, actor: Actor) -
         old.revoked_at = timezone.now()
         old.save(update_fields=["revoked_at"])
         link = _new_link(tournament, old.player)
+        if old.user_id is not None:  # the player's account stays linked
+            PlayerLink.objects.filter(pk=link.pk).update(user=old.user_id)
+            link.user_id = old.user_id
         audit(actor=actor, action="player_link.reissue", tournament=tournament, target=f"player:{link.player_id}")
         return link
 
@@ -159,3 +163,35 @@ def player_link_open(*, link: PlayerLink) -> tuple[Room, int, str]:
     token = owners.seat_claim(code=room.code, kind=KIND, owner_id=now.match.pk, seat=now.seat,
                               name=link.player.name)
     return room, now.seat, token
+
+
+def player_link_account(*, link: PlayerLink, user: Any) -> PlayerLink:
+    """The player, signed in, links their account to their player in this tournament: from then on the
+    account's "My matches" page opens the player's matches without the link. Refused for a revoked link,
+    another account already linked, or an account already linked to another player of the tournament."""
+    if not getattr(user, "is_authenticated", False):
+        raise ServiceError.one("user", _("Sign in first."))
+    with transaction.atomic():
+        link = PlayerLink.objects.select_for_update().select_related("tournament", "player").get(pk=link.pk)
+        if link.revoked_at is not None:
+            raise ServiceError.one("link", _("This link was revoked by the organizers."))
+        if link.user_id not in (None, user.pk):
+            raise ServiceError.one("user", _("Another account is already linked to this player."))
+        other = (PlayerLink.objects.filter(tournament=link.tournament, user=user, revoked_at__isnull=True)
+                 .exclude(player=link.player).exists())
+        if other:
+            raise ServiceError.one("user", _("Your account is already linked to another player of this tournament."))
+        if link.user_id is None:
+            link.user = user
+            link.save(update_fields=["user"])
+            audit(actor=Actor(user, "login"), action="player_link.account", tournament=link.tournament,
+                  target=f"player:{link.player_id}")
+        return link
+
+
+def account_links(user: Any) -> list[PlayerLink]:
+    """The live links of the players an account is linked to (running tournaments first)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(PlayerLink.objects.filter(user=user, revoked_at__isnull=True)
+                .select_related("tournament", "player").order_by("-tournament__starts_on", "-tournament_id"))

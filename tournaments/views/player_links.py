@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
@@ -37,19 +38,57 @@ def player_link(request: HttpRequest, token: str) -> HttpResponse:
     context: dict[str, Any] = {"link": link, "tournament": link.tournament, "player": link.player}
     if link.revoked_at is not None:
         return render(request, "tournaments/player_link.html", {**context, "revoked": True}, status=410)
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("action") == "account":
         try:
-            room, _seat, seat_token = links.player_link_open(link=link)
+            links.player_link_account(link=link, user=request.user)
         except ServiceError as exc:
-            for problems in exc.field_errors.values():
-                for problem in problems:
-                    messages.error(request, problem)
-            return HttpResponseRedirect(request.path)
-        return HttpResponseRedirect(f"{reverse('online-room', args=[room.code])}#seat={seat_token}")
+            _errors(request, exc)
+        else:
+            messages.success(request, _("Your account is linked to this player: “My matches” opens your table."))
+        return HttpResponseRedirect(request.path)
+    if request.method == "POST":
+        return _take_seat(request, link, back=request.path)
     now = links.player_next(link)
     context.update(now=now, round=selectors.round_label(now.match.round.name) if now.match else "",
                    seat_number=(now.seat + 1) if now.seat is not None else None)
     return render(request, "tournaments/player_link.html", context)
+
+
+def _errors(request: HttpRequest, exc: ServiceError) -> None:
+    for problems in exc.field_errors.values():
+        for problem in problems:
+            messages.error(request, problem)
+
+
+def _take_seat(request: HttpRequest, link: PlayerLink, *, back: str) -> HttpResponse:
+    """Take the player's seat (a new seat token) and go to the room, the token in the address's fragment."""
+    try:
+        room, _seat, seat_token = links.player_link_open(link=link)
+    except ServiceError as exc:
+        _errors(request, exc)
+        return HttpResponseRedirect(back)
+    return HttpResponseRedirect(f"{reverse('online-room', args=[room.code])}#seat={seat_token}")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def my_matches(request: HttpRequest) -> HttpResponse:
+    """A signed-in player's online matches in every tournament where the account is linked to the player
+    (no private link needed); POST takes the seat of one of them."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    mine = links.account_links(request.user)
+    if request.method == "POST":
+        link = next((row for row in mine if row.pk == _int(request.POST.get("link"))), None)
+        if link is None:
+            raise Http404
+        return _take_seat(request, link, back=request.path)
+    rows = []
+    for link in mine:
+        now = links.player_next(link)
+        rows.append({"link": link, "now": now,
+                     "round": selectors.round_label(now.match.round.name) if now.match else "",
+                     "seat_number": (now.seat + 1) if now.seat is not None else None})
+    return render(request, "tournaments/my_matches.html", {"rows": rows})
 
 
 def _organizer_tournament(request: HttpRequest, pk: int) -> Tournament:
