@@ -72,14 +72,14 @@ class Changed:
         if self.covered_by is not None and self.covered_by.done:
             return
         self.done = True
-        # The ratings follow every committed result (docs/ratings.md): a new final result is added at
-        # once, any other change queues a recompute; a failure is logged, the write stands.
-        ratings_sync_quietly(sorted(self.match_ids))
         stamp = touch_tournament(self.tournament_id)
         for receiver, answer in tournament_changed.send_robust(
                 sender=Changed, tournament_id=self.tournament_id, stamp=stamp, match_ids=sorted(self.match_ids)):
             if isinstance(answer, Exception):  # a live push never fails a write: logged, the write stands
                 logger.warning("live pages not told of tournament %s (%s): %r", self.tournament_id, receiver, answer)
+        # Then the ratings follow every committed result (docs/ratings.md): a new final result is added at
+        # once, any other change queues a recompute; a failure is logged, the write stands.
+        ratings_sync_quietly(sorted(self.match_ids))
 
 
 def after_commit_changed(tournament_id: int, match_id: int | None) -> None:
