@@ -8,6 +8,7 @@ connection wins: the older one is sent ``replaced`` and closed (4001).
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -22,6 +23,8 @@ from online.models import Room
 from online.services import OnlineError
 
 __all__ = ["MAX_FRAME", "RATE_LIMIT", "TableConsumer"]
+
+log = logging.getLogger(__name__)
 
 MAX_FRAME = 16 * 1024
 RATE_LIMIT = 20
@@ -148,6 +151,10 @@ class TableConsumer(JsonWebsocketConsumer):
             self.send_json({"type": "error", "code": e.code, "message": e.message, "field": e.field, "id": ident})
             if e.code == "stale":
                 self.send_state()
+        except Exception:  # never a crashed consumer: the write rolled back, the socket stays, the frame may be resent
+            log.exception("online table %s: frame %r failed", self.code, kind)
+            self.error("server_error", "The server could not handle this message; nothing was changed. Try again.",
+                       "服务器未能处理此消息，未作任何更改。请重试。", ident=ident)
 
     # ------------------------------------------------------------ handlers
 

@@ -222,3 +222,35 @@ async def test_seat_taken_and_bad_name() -> None:
     with pytest.raises(services.OnlineError) as e:
         await database_sync_to_async(services.room_join)(code=created.room.code, name="B", seat=2)
     assert e.value.code == "seat_taken" and j.seat.seat == 2
+
+
+@run_async
+async def test_a_failing_service_answers_server_error_and_the_socket_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure that is no refusal (a bug, the database gone a moment) answers ``server_error`` with the frame's
+    id; nothing is stored, the socket stays open, and the same frame sent again is accepted."""
+    from online import consumers
+
+    code, _, clients, _watcher = await seated("tractor")
+    await sync_all(code, clients)
+    real = consumers.services.seat_ready
+    calls = {"n": 0}
+
+    def flaky(**kw: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("database went away")
+        return real(**kw)
+
+    monkeypatch.setattr(consumers.services, "seat_ready", flaky)
+    c = clients[0]
+    assert c.state is not None
+    frame = {"type": "ready", "id": "r-flaky", "version": c.state["version"]}
+    await c.send(frame)
+    err = await c.until("error")
+    assert err["code"] == "server_error" and err["id"] == "r-flaky" and err["message"]["zh-hans"]
+    assert await database_sync_to_async(lambda: RoomAction.objects.filter(action_id="r-flaky").count())() == 0
+    await c.send(frame)
+    state = await c.until_state(frame["version"] + 1)
+    assert state["room"]["seats"][0]["ready"]
+    for x in [*clients, _watcher]:
+        await x.comm.disconnect()
