@@ -63,6 +63,8 @@ class Room(models.Model):
     "clock" (a player's clock: a bot acts for the seat, which becomes 托管); "" with no deadline."""
     deadline_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     watchers = models.PositiveIntegerField(default=0)
+    spectator_delay = models.BooleanField(default=False)
+    """Spectators see the table one trick behind (the trick being played hidden until it is over); seats never."""
     owner_kind = models.CharField(max_length=20, blank=True, default="")
     """Who owns the room (:mod:`online.owners`: e.g. "match", a tournament's online match); "" for a casual room."""
     owner_id = models.PositiveBigIntegerField(null=True, blank=True)
