@@ -33,7 +33,6 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -43,15 +42,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import variants
-from gameplay.cards import parse_cards
 from gameplay.config import HandConfig
 from gameplay.errors import GameplayError
 from gameplay.hand import Hand
-from online import fanout, owners, scheduling, tables
+from online import fanout, match_state, moves, owners, scheduling, tables
+from online.answers import Answer, Connected, Created, Joined, OnlineError
 from online.models import BOT_KINDS, Room, RoomAction, RoomHand, Seat, digest, new_secret
 from safety.validators import validate_display_name
 from scoring.api import explain_hand_request, score_hand_request
-from scoring.partnership import HandResult, MatchState
+from scoring.partnership import HandResult
 
 __all__ = ["ACTIONS", "Answer", "Connected", "Created", "Joined", "OnlineError", "drop_cache", "hand_from_log",
            "room_act", "room_connect", "room_create", "room_disconnect", "room_join", "room_rematch", "room_state",
@@ -63,61 +62,13 @@ current_hand = fanout.current_hand
 state_for = fanout.state_for
 room_state = fanout.room_state
 notify = fanout.notify
+ACTIONS = moves.ACTIONS
 
-ACTIONS = ("declare", "pass", "bid", "name_trump", "insure", "bury", "overturn", "play")
-"""The engine's actions a seat sends (``room_act``'s ``action``)."""
 INDIVIDUAL_HANDS = 8
 """Hands of a red-five or yongzhou-300 match unless the room says otherwise (a tournament table's default)."""
 NAME_TRUMP_SECONDS = 30
 """Naming trump (red five) has this clock whenever the room has a clock; spades when it runs out (seed 002)."""
 tables.SYSTEM = random.SystemRandom()
-
-
-# ---------------------------------------------------------------- answers and errors
-
-
-class OnlineError(Exception):
-    """A refused request: ``code`` (docs/online.md's table), bilingual ``message``, the ``field`` at fault."""
-
-    def __init__(self, code: str, en: str, zh: str, *, field: str | None = None) -> None:
-        super().__init__(en)
-        self.code = code
-        self.message = {"en": en, "zh-hans": zh}
-        self.field = field
-
-    @classmethod
-    def refused(cls, err: GameplayError) -> OnlineError:
-        return cls("refused", err.message("en"), err.message("zh-hans"))
-
-
-@dataclass(frozen=True)
-class Answer:
-    version: int
-    repeated: bool = False
-
-
-@dataclass(frozen=True)
-class Created:
-    room: Room
-    host_token: str
-    seat: Seat | None
-    seat_token: str | None
-
-
-@dataclass(frozen=True)
-class Joined:
-    room: Room
-    seat: Seat
-    token: str
-
-
-@dataclass(frozen=True)
-class Connected:
-    room: Room
-    seat: int | None
-    host: bool
-    replaced: str
-    """The channel of the connection this one replaced ("" if none)."""
 
 
 # ---------------------------------------------------------------- the room row and its seats
@@ -246,17 +197,12 @@ def room_create(*, variant: str, options: Mapping[str, Any] | None = None, decks
                 break
         room = Room.objects.create(code=code, variant=variant, options=opts, decks=decks, players=players, clock=clock,
                                    seating=seating, hands_limit=(hands or INDIVIDUAL_HANDS) if individual else None,
-                                   host_digest=digest(host_token), match=_new_match(spec.partnership))
+                                   host_digest=digest(host_token), match=match_state.new_match(spec.partnership))
         Seat.objects.bulk_create([Seat(room=room, seat=s) for s in range(players)])
     joined = room_join(code=room.code, name=name, seat=seat, user=user) if name else None
     if joined is not None:
         room.refresh_from_db()
     return Created(room, host_token, joined.seat if joined else None, joined.token if joined else None)
-
-
-def _new_match(partnership: bool) -> dict[str, Any]:
-    return {"hands": 0, "number": 1, "state": None, "winner": None} if partnership else \
-        {"hands": 0, "number": 1, "totals": None, "dealer": 0}
 
 
 def room_join(*, code: str, name: str, seat: int | None = None, user: Any = None) -> Joined:
@@ -360,7 +306,7 @@ def room_rematch(*, code: str, token: str, action_id: str, version: int) -> Answ
         if room.status != Room.Status.FINISHED:
             raise OnlineError("refused", "The match is not over.", "比赛尚未结束。")
         number = int(room.match.get("number", 1)) + 1
-        room.match = _new_match(variants.get(room.variant).partnership) | {"number": number}
+        room.match = match_state.new_match(variants.get(room.variant).partnership) | {"number": number}
         room.status = Room.Status.WAITING
         Seat.objects.filter(room=room, bot__isnull=True).update(ready=False, auto=False)
         answer = _store(room, seat.seat, action_id)
@@ -369,39 +315,6 @@ def room_rematch(*, code: str, token: str, action_id: str, version: int) -> Answ
 
 
 # ---------------------------------------------------------------- hands: start, act, tick
-
-
-def _config(room: Room) -> HandConfig:
-    """The next hand's config: its owner's (online/owners.py), else from the room's match (level state; red
-    five's first bidder; yongzhou's start)."""
-    owned = owners.next_config(room)
-    if owned is not None:
-        return owned
-    spec = variants.get(room.variant)
-    m = room.match
-    hands = int(m.get("hands", 0))
-    if spec.partnership:
-        state = _state_from(m.get("state"))
-        return HandConfig(room.variant, room.options, decks=room.decks, players=room.players, state=state)
-    if spec.declaring.bids:
-        return HandConfig(room.variant, room.options, decks=room.decks, players=room.players,
-                          first_bidder=hands % room.players)
-    return HandConfig(room.variant, room.options, decks=room.decks, players=room.players,
-                      start_seat=int(m.get("dealer") or 0))
-
-
-def _state_from(data: Any) -> MatchState | None:
-    if not data:
-        return None
-    cfg = HandConfig.from_json({"variant": "tractor", "state": data})
-    assert cfg.state is not None
-    return MatchState(levels=cfg.state.levels, dealer=cfg.state.dealer, a_failures=cfg.state.a_failures,
-                      hands_played=cfg.state.hands_played, winner=data.get("winner"), drawn=bool(data.get("drawn")))
-
-
-def _state_json(state: MatchState) -> dict[str, Any]:
-    return {"levels": list(state.levels), "dealer": state.dealer, "a_failures": list(state.a_failures),
-            "hands_played": state.hands_played, "winner": state.winner, "drawn": state.drawn}
 
 
 def _maybe_start(room: Room, seats: list[Seat], rh: RoomHand | None) -> tuple[RoomHand, Hand] | None:
@@ -413,7 +326,7 @@ def _maybe_start(room: Room, seats: list[Seat], rh: RoomHand | None) -> tuple[Ro
     later = rh is not None and room.status == Room.Status.PLAYING  # a later hand: an absent seat is played by a bot
     if not all(s.taken and (s.ready or s.bot is not None or s.auto or (later and s.connected == 0)) for s in seats):
         return None
-    config = _config(room)
+    config = match_state.next_config(room)
     hand = Hand(config, rng=tables.SYSTEM, deck_source=tables.deck_source(config))
     number = (rh.number + 1) if rh is not None else 1
     row = RoomHand.objects.create(room=room, number=number, match_number=int(room.match.get("number", 1)),
@@ -425,34 +338,6 @@ def _maybe_start(room: Room, seats: list[Seat], rh: RoomHand | None) -> tuple[Ro
             s.ready = False
     room.version += 1
     return row, hand
-
-
-def _parse_cards(cards: Any) -> list[int]:
-    if not isinstance(cards, str):
-        raise OnlineError("bad_message", "Cards are written as text (\"H2 H2\").", "牌须写成文本（如 \"H2 H2\"）。",
-                          field="cards")
-    try:
-        return parse_cards(cards)
-    except GameplayError as e:
-        raise OnlineError("bad_message", e.message("en"), e.message("zh-hans"), field="cards") from None
-
-
-def _engine_act(hand: Hand, seat: int, action: str, cards: Any, amount: Any, suit: Any) -> None:
-    """Ask the engine (its own verify inside each action); a refusal raises GameplayError, nothing changed."""
-    if action == "pass":
-        hand.pass_(seat)
-    elif action == "bid":
-        if not isinstance(amount, int) or isinstance(amount, bool):
-            raise OnlineError("bad_message", "A bid needs a whole-number amount.", "叫分须为整数。", field="amount")
-        hand.bid(seat, amount)
-    elif action == "name_trump":
-        if not isinstance(suit, str) or suit not in ("S", "H", "C", "D", "NT"):
-            raise OnlineError("bad_message", "A suit is S, H, C, D or NT.", "花色须为 S、H、C、D 或 NT。", field="suit")
-        hand.name_trump(seat, suit)
-    else:
-        codes = _parse_cards(cards)
-        {"declare": hand.declare, "insure": hand.insure, "bury": hand.bury, "overturn": hand.overturn,
-         "play": hand.play}[action](seat, codes)
 
 
 def room_act(*, code: str, token: str, action: str, action_id: str, version: int, cards: str | None = None,
@@ -490,7 +375,7 @@ def _room_act(*, code: str, token: str, action: str, action_id: str, version: in
         hand = _hand_at(room, rh)
         before = len(hand.log)
         try:
-            _engine_act(hand, seat.seat, action, cards, amount, suit)
+            moves.engine_act(hand, seat.seat, action, cards, amount, suit)
         except GameplayError as e:
             if len(hand.log) != before:  # never: the engine verifies before it changes anything
                 hand = tables.hand_from_log(rh.log)
@@ -531,7 +416,7 @@ def _settle_if_over(room: Room, rh: RoomHand, hand: Hand) -> None:
     over = False
     if spec.partnership:
         assert hand.new_state is not None and isinstance(hand.result, HandResult)
-        m["state"] = _state_json(hand.new_state)
+        m["state"] = match_state.state_json(hand.new_state)
         m["winner"] = hand.result.match_winner
         over = hand.result.match_winner is not None or hand.new_state.drawn
     else:
