@@ -65,6 +65,8 @@ class Room(models.Model):
     watchers = models.PositiveIntegerField(default=0)
     spectator_delay = models.BooleanField(default=False)
     """Spectators see the table one trick behind (the trick being played hidden until it is over); seats never."""
+    paused = models.BooleanField(default=False)
+    """Paused by its host (a tournament's director, ``room_pause``): no action is accepted, no deadline runs."""
     owner_kind = models.CharField(max_length=20, blank=True, default="")
     """Who owns the room (:mod:`online.owners`: e.g. "match", a tournament's online match); "" for a casual room."""
     owner_id = models.PositiveBigIntegerField(null=True, blank=True)
