@@ -235,3 +235,15 @@ def test_budget_holds_on_a_given_clock() -> None:
     play_out(hand, [strong] + [make_bot("normal", random.Random(s)) for s in range(1, 4)])
     assert spent and max(spent) <= 1.2 * 0.050  # the readings after the last playout count too
     assert max(spent) > 0.040  # and the budget was used, not skipped
+
+
+def test_pick_departs_only_when_clearly_better() -> None:
+    """The search plays another candidate than the playout bot's own only when it wins by more than the
+    confidence threshold in standard errors of the per-deal differences."""
+    base = [0.0, 1.0, -1.0, 2.0]
+    clear = [1.0, 2.0, 0.0, 3.0]  # +1 on every deal: no spread
+    noisy = [3.0, -1.0, 1.0, 2.0]  # +0.75 on average, a standard error of about 1
+    assert bot_search.pick([base, noisy, clear], 1.0) == 2
+    assert bot_search.pick([base, noisy], 1.0) == 0
+    assert bot_search.pick([base, noisy], 0.1) == 1
+    assert bot_search.pick([base, [v - 0.5 for v in base]], 0.0) == 0  # worse: never
