@@ -34,7 +34,8 @@ from gameplay.hand import Hand
 from online import fanout
 from online.models import Room, RoomHand, Seat, digest, new_secret
 
-__all__ = ["OwnerHooks", "hand_finished", "next_config", "owned_room", "register", "room_own", "seat_claim"]
+__all__ = ["OwnerHooks", "hand_finished", "next_config", "owned_room", "register", "room_own", "seat_claim",
+           "spectator_delay_set"]
 
 
 class OwnerHooks(Protocol):
@@ -82,14 +83,17 @@ def owned_room(kind: str, owner_id: int) -> Room | None:
     return Room.objects.filter(owner_kind=kind, owner_id=owner_id).order_by("-id").first()
 
 
-def room_own(*, room: Room, kind: str, owner_id: int, host_token: str, names: Sequence[str] = ()) -> Room:
+def room_own(*, room: Room, kind: str, owner_id: int, host_token: str, names: Sequence[str] = (),
+             spectator_delay: bool = False) -> Room:
     """Make a room just created (``online.services.room_create``, in the caller's transaction, before anyone
     joined) owned by (``kind``, ``owner_id``): its seats named (``names`` in seat order; nobody holds them
-    until :func:`seat_claim`), the host token the owner derives (it places bots)."""
+    until :func:`seat_claim`), the host token the owner derives (it places bots), its spectators one trick
+    behind or not (``Room.spectator_delay``)."""
     if kind not in _HOOKS:
         raise LookupError(f"no owner hooks registered for {kind!r}")
     room.owner_kind, room.owner_id, room.host_digest = kind, owner_id, digest(host_token)
-    room.save(update_fields=["owner_kind", "owner_id", "host_digest", "updated_at"])
+    room.spectator_delay = spectator_delay
+    room.save(update_fields=["owner_kind", "owner_id", "host_digest", "spectator_delay", "updated_at"])
     for seat in Seat.objects.filter(room=room).order_by("seat"):
         if seat.seat < len(names) and names[seat.seat]:
             seat.name = str(names[seat.seat])[:40]
@@ -115,3 +119,15 @@ def seat_claim(*, code: str, kind: str, owner_id: int, seat: int, name: str = ""
         row.save(update_fields=["token_digest", "bot", "ready", "name"])
         transaction.on_commit(lambda: fanout.notify(code))
     return token
+
+
+def spectator_delay_set(*, kind: str, owner_ids: Sequence[int], on: bool) -> list[str]:
+    """Turn ``Room.spectator_delay`` on or off for the owners' rooms not finished; their spectators are told
+    after the commit. The codes of the rooms changed."""
+    codes = list(Room.objects.filter(owner_kind=kind, owner_id__in=list(owner_ids), spectator_delay=not on)
+                 .exclude(status=Room.Status.FINISHED).values_list("code", flat=True))
+    if codes:
+        Room.objects.filter(code__in=codes).update(spectator_delay=on)
+        for code in codes:
+            transaction.on_commit(lambda code=code: fanout.notify(code))  # type: ignore[misc]
+    return codes

@@ -3,6 +3,7 @@
 Built from the seat's :meth:`Hand.observation` and the hand's public facts (phase, dealer, trump, the
 declarations and bids shown, the tricks on the table) only — never from another seat's cards. A spectator
 gets no ``cards`` and no ``kitty``; every seat's dealt cards are shown (``result.hands``) once the hand ends.
+A room with ``spectator_delay`` shows its spectators the hand one trick behind (:func:`one_trick_behind`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gameplay.cards import CODE_NAMES, NCODES
-from gameplay.events import Deal, Redeal, Shuffle
+from gameplay.events import Deal, Play, Redeal, Shuffle, Trick
 from gameplay.hand import Hand
+from gameplay.notation import apply_event
 from gameplay.observation import Observation
 from gameplay.order import Context
 from online.models import Room, RoomHand, Seat
+from online.tables import deck_source
 
-__all__ = ["SUIT_CHOICES", "actions_for", "card_list", "seat_view", "spectator_view"]
+__all__ = ["SUIT_CHOICES", "actions_for", "card_list", "one_trick_behind", "seat_view", "spectator_view"]
 
 SUIT_CHOICES = ("S", "H", "C", "D", "NT")
 
@@ -47,6 +50,7 @@ def _room(room: Room, seats: Sequence[Seat], finished: Sequence[int]) -> dict[st
     return {
         "code": room.code, "variant": room.variant, "options": room.options, "decks": room.decks,
         "players": room.players, "clock": room.clock, "seating": room.seating, "status": room.status,
+        "spectator_delay": room.spectator_delay,
         "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "ready": s.ready or s.bot is not None,
                    "connected": s.connected > 0 or s.bot is not None, "auto": s.auto, "taken": s.taken}
                   for s in seats],
@@ -167,13 +171,41 @@ def seat_view(room: Room, hand: Hand | None, seat: int, *, seats: Sequence[Seat]
             "hand": body, "clock": _clock(room)}
 
 
+def one_trick_behind(hand: Hand) -> Hand | None:
+    """The hand as it stood when its last finished trick began (before that trick's first play): what a
+    room's delayed spectators see while a hand is played — the trick being played hidden, ``last_trick``,
+    the points and the cards left one trick behind. None when nothing is to be held back (before the first
+    play, or once the hand is over: it is then shown whole)."""
+    if hand.finished or hand.phase != "play":
+        return None
+    log = list(hand.log)
+    ends = [i for i, e in enumerate(log) if isinstance(e, Trick)]
+    plays = [i for i, e in enumerate(log) if isinstance(e, Play)]
+    if not plays:
+        return None
+    cut = ends[-2] + 1 if len(ends) >= 2 else plays[0]
+    redeals = [list(e.cards) for e in log if isinstance(e, Redeal)]
+    before = Hand(hand.config, deck=list(log[0].cards), deck_source=deck_source(hand.config, redeals))
+    i = 1
+    while i < cut:
+        apply_event(before, log[i])
+        i = len(before.log)
+    return before
+
+
 def spectator_view(room: Room, hand: Hand | None, *, seats: Sequence[Seat], hand_row: RoomHand | None = None,
                    finished: Sequence[int] = ()) -> dict[str, Any]:
-    """The ``state`` message for a spectator: no cards, no kitty (all hands shown once the hand is over)."""
+    """The ``state`` message for a spectator: no cards, no kitty (all hands shown once the hand is over);
+    one trick behind with the room's ``spectator_delay`` (``hand.delayed``; no clock then: it runs for a
+    play the spectators do not see yet)."""
     body: dict[str, Any] | None = None
+    behind = one_trick_behind(hand) if hand is not None and room.spectator_delay else None
     if hand is not None:
-        obs = hand.observation(0)  # only its public fields are read
-        body = _public(hand, obs, hand_row.number if hand_row is not None else 0)
+        shown = behind if behind is not None else hand
+        obs = shown.observation(0)  # only its public fields are read
+        body = _public(shown, obs, hand_row.number if hand_row is not None else 0)
         body["result"] = _result(hand, hand_row)
+        body["delayed"] = behind is not None
     return {"type": "state", "version": room.version, "room": _room(room, seats, finished),
-            "you": {"seat": None, "host": False, "actions": []}, "hand": body, "clock": _clock(room)}
+            "you": {"seat": None, "host": False, "actions": []}, "hand": body,
+            "clock": None if behind is not None else _clock(room)}

@@ -67,6 +67,31 @@ def seat_players(match: Match) -> list[tuple[int, Any]]:
     return sorted(out, key=lambda pair: pair[0])
 
 
+def spectator_delay(stage: Stage) -> bool:
+    """Whether the stage's rooms show their spectators the table one trick behind
+    (``Stage.settings["spectator_delay"]``, a boolean; off when absent)."""
+    return bool((stage.settings or {}).get("spectator_delay"))
+
+
+def stage_spectator_delay_set(*, stage: Stage, actor: Actor, on: bool) -> Stage:
+    """Show the stage's online tables to their spectators one trick behind, or live (``on`` False): the
+    stage's setting (the rooms opened from now on) and its rooms still playing; audited."""
+    require_organizer(actor, stage.tournament)
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+        settings = dict(stage.settings or {})
+        if on:
+            settings["spectator_delay"] = True
+        else:
+            settings.pop("spectator_delay", None)
+        stage.settings = settings
+        stage.save(update_fields=["settings", "updated_at"])
+        codes = owners.spectator_delay_set(kind=KIND, owner_ids=list(stage.matches.values_list("pk", flat=True)), on=on)
+        audit(actor=actor, action="stage.spectator_delay", tournament=stage.tournament, target=f"stage:{stage.pk}",
+              data={"on": on, "rooms": codes})
+    return stage
+
+
 def match_room_open(*, match_id: int, actor: Actor = ONLINE) -> Room:
     """The room of an online match that is ready or playing (opened now if it has none, or its room's match
     is over while the match goes on); raises ServiceError for a match that is not online or not open."""
@@ -92,7 +117,7 @@ def match_room_open(*, match_id: int, actor: Actor = ONLINE) -> Room:
             if seat < len(names):
                 names[seat] = player.name
         room = owners.room_own(room=created.room, kind=KIND, owner_id=match.pk, host_token=host_token(match.pk),
-                               names=names)
+                               names=names, spectator_delay=spectator_delay(match.stage))
         audit(actor=actor, action="match.room", tournament=tournament, target=f"match:{match.pk}",
               data={"room": room.code})
         return room

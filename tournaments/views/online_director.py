@@ -20,7 +20,7 @@ from tournaments.selectors.online_tables import online_tables, table_full_view
 from tournaments.services.common import Actor
 from tournaments.services.hands import match_call_time
 from tournaments.services.online_noshow import no_show_rule, online_no_shows, stage_no_show_set
-from tournaments.services.online_rooms import match_seat_bot
+from tournaments.services.online_rooms import match_seat_bot, spectator_delay, stage_spectator_delay_set
 
 
 def _number(value: object) -> int:
@@ -37,6 +37,8 @@ def online_director(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied(_("Only an organizer of this tournament may do this."))
     if request.method == "POST" and request.POST.get("action") in ("no_show", "no_show_now"):
         return _no_show_post(request, tournament)
+    if request.method == "POST" and request.POST.get("action") == "spectator_delay":
+        return _spectator_delay_post(request, tournament)
     if request.method == "POST" and request.POST.get("action") == "call_time":
         return _call_time_post(request, tournament)
     if request.method == "POST":
@@ -56,7 +58,7 @@ def online_director(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponseRedirect(f"{request.path}#match-{match.pk}")
     tables = online_tables(tournament)
     rows = [{"table": t, "round": selectors.round_label(t.match.round.name)} for t in tables]
-    stages = [{"stage": stage, "rule": no_show_rule(stage)}
+    stages = [{"stage": stage, "rule": no_show_rule(stage), "delay": spectator_delay(stage)}
               for stage in tournament.stages.exclude(status=Stage.Status.FINISHED).order_by("number")]
     return render(request, "tournaments/online_director.html", {
         "tournament": tournament, "is_organizer": True, "is_scorer": True, "rows": rows, "stages": stages})
@@ -83,6 +85,19 @@ def _no_show_post(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     else:
         messages.success(request, _("The no-show rule is saved."))
     return HttpResponseRedirect(f"{request.path}#no-show")
+
+
+def _spectator_delay_post(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A stage's tables shown to spectators one trick behind, or live."""
+    stage = get_object_or_404(Stage, pk=_number(request.POST.get("stage")), tournament=tournament)
+    on = request.POST.get("delay") == "1"
+    try:
+        stage_spectator_delay_set(stage=stage, actor=Actor(request.user, "login"), on=on)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    messages.success(request, _("Spectators now see this stage's tables one trick behind.") if on
+                     else _("Spectators now see this stage's tables live."))
+    return HttpResponseRedirect(f"{request.path}#spectators")
 
 
 @require_http_methods(["GET", "HEAD"])
