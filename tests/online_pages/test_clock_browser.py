@@ -47,7 +47,6 @@ def test_a_phone_with_a_wrong_clock_shows_the_seconds_left(browser: Any, asgi_se
                                                            skew_minutes: int) -> None:
     base = asgi_server["base"]
     SHOTS.mkdir(exist_ok=True)
-    started = time.monotonic()
     ctx = browser.new_context(locale="zh-CN", **PHONE)
     ctx.add_init_script(SKEW % (skew_minutes * 60_000))
     try:
@@ -83,4 +82,3 @@ def test_a_phone_with_a_wrong_clock_shows_the_seconds_left(browser: Any, asgi_se
         assert not errors, errors
     finally:
         ctx.close()
-    assert time.monotonic() - started < 20

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -48,7 +47,6 @@ def asgi_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
 
 
 def test_a_finished_hand_steps_trick_by_trick_on_a_phone(browser: Any, asgi_server: dict[str, Any]) -> None:
-    started = time.monotonic()
     SHOTS.mkdir(exist_ok=True)
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{asgi_server['db']}", "DJANGO_SETTINGS_MODULE":
            "config.settings.test", "ONLINE_BOT_DELAY_MS": "0", "ONLINE_DEAL_INTERVAL_MS": "0",
@@ -100,4 +98,3 @@ def test_a_finished_hand_steps_trick_by_trick_on_a_phone(browser: Any, asgi_serv
         assert not errors, errors
     finally:
         ctx.close()
-    assert time.monotonic() - started < 20
