@@ -255,6 +255,17 @@ class TableConsumer(JsonWebsocketConsumer):
         self.leave()  # at once: the seat's count and group no longer include this socket
         self.close(code=CLOSE_REPLACED)
 
+    def seat_removed(self, event: dict[str, Any]) -> None:
+        """The host gave this seat to a bot or to another person (``services.seat_replace``): this socket's
+        token no longer plays. The seat's counts were reset there: nothing more to take back."""
+        if self.closing or self.seat is None:
+            return
+        self.send_json({"type": "replaced"})
+        self.closing = True
+        async_to_sync(self.channel_layer.group_discard)(scheduling.seat_group(self.code, self.seat), self.channel_name)
+        self.greeted = False
+        self.close(code=CLOSE_REPLACED)
+
     def disconnect(self, code: int) -> None:
         self.leave()
 

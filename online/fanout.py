@@ -70,6 +70,7 @@ def state_for(room: Room, seat: int | None, host: bool = False, *,
         if current is None:
             _give_back(room, rh, hand)
     msg["you"]["host"] = host
+    msg["room"]["paused"] = room.paused
     return msg
 
 

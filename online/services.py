@@ -18,6 +18,9 @@ Signatures (stable: the pages are built against them)::
         # action: "declare", "pass", "bid", "name_trump", "insure", "bury", "overturn", "play".
     room_rematch(*, code: str, token: str, action_id: str, version: int) -> Answer
     room_tick(*, room_id: int, version: int) -> bool     # clocks, bot seats, dealing: scheduling calls it
+    room_pause(*, code: str, host_token: str, paused: bool) -> Answer   # host only: no action, no deadline
+    seat_replace(*, code: str, host_token: str, seat: int, bot: str | None, name: str = "") -> str | None
+        # an owned room's host, mid-match: the seat to a bot (None returned) or to a new person (its token)
     room_connect(*, code: str, token: str, channel: str, host_token: str = "") -> Connected
         # Connected(room: Room, seat: int | None, host: bool, replaced: str): "" token → spectator.
     room_disconnect(*, code: str, seat: int | None, channel: str) -> None
@@ -53,8 +56,8 @@ from scoring.api import explain_hand_request, score_hand_request
 from scoring.partnership import HandResult
 
 __all__ = ["ACTIONS", "Answer", "Connected", "Created", "Joined", "OnlineError", "drop_cache", "hand_from_log",
-           "room_act", "room_connect", "room_create", "room_disconnect", "room_join", "room_rematch", "room_state",
-           "room_tick", "seat_bot", "seat_ready"]
+           "room_act", "room_connect", "room_create", "room_disconnect", "room_join", "room_pause", "room_rematch",
+           "room_state", "room_tick", "seat_bot", "seat_ready", "seat_replace"]
 
 hand_from_log = tables.hand_from_log
 drop_cache = tables.drop_cache
@@ -127,6 +130,11 @@ def _check_version(room: Room, version: int) -> None:
     if version != room.version:
         raise OnlineError("stale", f"The table has moved on (version {room.version}, not {version}).",
                           f"牌桌已更新（版本 {room.version}，而不是 {version}）。", field="version")
+
+
+def _check_running(room: Room) -> None:
+    if room.paused:
+        raise OnlineError("refused", "The table is paused by the director.", "牌桌已被裁判暂停。")
 
 
 def _store(room: Room, seat: int, action_id: str) -> Answer:
@@ -249,6 +257,7 @@ def seat_ready(*, code: str, token: str, action_id: str, version: int) -> Answer
         # no version check: ready is idempotent, and the four seats send it at the same version
         if room.status == Room.Status.FINISHED:
             raise OnlineError("refused", "The match is over: ask for a rematch.", "比赛已结束，可以再来一场。")
+        _check_running(room)
         rh = _current_hand(room)
         if rh is not None and not rh.finished:
             raise OnlineError("refused", "A hand is being played.", "牌局正在进行。")
@@ -314,12 +323,69 @@ def room_rematch(*, code: str, token: str, action_id: str, version: int) -> Answ
     return answer
 
 
+# ---------------------------------------------------------------- the host's hand on a match: pause, replace a seat
+
+
+def _hosted(code: str, host_token: str, what: tuple[str, str]) -> Room:
+    """The room locked for its host's ``what`` (English, Chinese): refused to anyone else and once over."""
+    room = _lock(code)
+    if not _is_host(room, host_token):
+        raise OnlineError("not_host", f"Only the room's host may {what[0]}.", f"只有房主可以{what[1]}。")
+    if room.status == Room.Status.FINISHED:
+        raise OnlineError("refused", "The match is over: nothing to change.", "比赛已结束，不能再更改。")
+    return room
+
+
+def room_pause(*, code: str, host_token: str, paused: bool) -> Answer:
+    """Host only: pause the table (no action accepted, no deadline runs: clocks, bots and the deal wait) or
+    resume it (the deadline planned afresh: the seat to act gets its whole clock again)."""
+    with transaction.atomic():
+        room = _hosted(code, host_token, ("pause the table", "暂停牌桌"))
+        if room.paused == bool(paused):
+            return Answer(room.version, repeated=True)
+        room.paused = bool(paused)
+        room.version += 1
+        seats = _seats(room)
+        rh = _current_hand(room)
+        _after(room, seats, *(_maybe_start(room, seats, rh) or (rh, None)))
+    return Answer(room.version)
+
+
+def seat_replace(*, code: str, host_token: str, seat: int, bot: str | None, name: str = "") -> str | None:
+    """Host of an owned room only, at any time before the match is over (mid-hand too): ``seat`` to a bot
+    (``bot``: its kind; None returned) or to a person (``bot`` None: a new seat token, returned and never
+    stored, for the owner to hand over; ``name`` the seat's new name). Either way the seat's earlier token no
+    longer plays and its sockets are told ``replaced`` and closed."""
+    if bot is not None and bot not in BOT_KINDS:
+        raise OnlineError("bad_message", f"A bot is one of {', '.join(BOT_KINDS)}.", f"机器人须为 {', '.join(BOT_KINDS)}。",
+                          field="bot")
+    token = None if bot is not None else new_secret()
+    with transaction.atomic():
+        room = _hosted(code, host_token, ("replace a seat", "替换座位"))
+        if not room.owner_kind:
+            raise OnlineError("refused", "Only a tournament's table has its seats replaced.", "只有赛事牌桌可以替换座位。")
+        if not isinstance(seat, int) or not 0 <= seat < room.players:
+            raise OnlineError("bad_message", f"There is no seat {seat}.", f"没有座位 {seat}。", field="seat")
+        seats = _seats(room)
+        row = seats[seat]
+        row.bot, row.token_digest, row.auto, row.user = bot, digest(token) if token else "", False, None
+        row.ready, row.connected, row.channel = bot is not None, 0, ""
+        row.name = f"bot ({bot})" if bot else (name[:40] or row.name)
+        row.save(update_fields=["bot", "token_digest", "auto", "user", "ready", "connected", "channel", "name"])
+        room.version += 1
+        rh = _current_hand(room)
+        _after(room, seats, *(_maybe_start(room, seats, rh) or (rh, None)))
+        group = scheduling.seat_group(code, seat)
+        transaction.on_commit(lambda: fanout.send([(group, {"type": "seat.removed"})]))
+    return token
+
+
 # ---------------------------------------------------------------- hands: start, act, tick
 
 
 def _maybe_start(room: Room, seats: list[Seat], rh: RoomHand | None) -> tuple[RoomHand, Hand] | None:
     """Every seat taken and ready (bots always are): deal the next hand (its shuffle stored); its row and hand."""
-    if room.status == Room.Status.FINISHED:
+    if room.status == Room.Status.FINISHED or room.paused:
         return None
     if rh is not None and not rh.finished:
         return None
@@ -369,6 +435,7 @@ def _room_act(*, code: str, token: str, action: str, action_id: str, version: in
             if again is not None:
                 return again
             _check_version(room, version)
+        _check_running(room)
         rh = _current_hand(room)
         if rh is None or rh.finished or room.status != Room.Status.PLAYING:
             raise OnlineError("refused", "No hand is being played.", "目前没有进行中的牌局。")
@@ -439,7 +506,8 @@ def room_tick(*, room_id: int, version: int) -> bool:
     on (a clock fires once). Returns whether something was done."""
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(pk=room_id).first()
-        if room is None or room.version != version or room.deadline_version != version or not room.deadline_kind:
+        if (room is None or room.version != version or room.deadline_version != version or not room.deadline_kind
+                or room.paused):
             return False
         kind, seat = room.deadline_kind, room.deadline_seat
         if room.deadline is not None and room.deadline > timezone.now() + timedelta(milliseconds=50):
@@ -471,7 +539,7 @@ def room_tick(*, room_id: int, version: int) -> bool:
 
 def _plan(room: Room, hand: Hand | None, seats: list[Seat]) -> tuple[str, int | None, int]:
     """What the room waits for: ("deal"|"bot"|"clock", seat, milliseconds) or ("", None, 0)."""
-    if hand is None or hand.finished or room.status != Room.Status.PLAYING:
+    if hand is None or hand.finished or room.status != Room.Status.PLAYING or room.paused:
         return "", None, 0
     kind, seat = hand.to_act()
     if kind == "deal":
@@ -498,7 +566,7 @@ def _after(room: Room, seats: list[Seat], rh: RoomHand | None, hand: Hand | None
     room.deadline_kind, room.deadline_seat = kind, seat
     room.deadline = timezone.now() + timedelta(milliseconds=delay) if kind else None
     room.deadline_version = room.version if kind else None
-    room.save(update_fields=["version", "status", "match", "deadline_kind", "deadline_seat", "deadline",
+    room.save(update_fields=["version", "status", "match", "paused", "deadline_kind", "deadline_seat", "deadline",
                              "deadline_version", "updated_at"])
     room_id, version, held = room.pk, room.version, hand
 
