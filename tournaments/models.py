@@ -652,3 +652,27 @@ class PlayerLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} player {self.player_id}"
+
+
+class OnlineSeatChange(models.Model):
+    """A director's replacement of a seat of an online match (``tournaments.services.online_director``): the
+    seat is played by a substitute ``player`` (through the player's private link) or by a ``bot`` (player
+    null); the match's own player then no longer holds it. One per seat: the newest replacement."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="online_seat_changes")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                               verbose_name=_("substitute"))
+    bot = models.CharField(max_length=12, blank=True, default="")
+    created_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="online_seat_change_once"),
+            models.CheckConstraint(condition=(Q(player__isnull=False) & Q(bot="")) | (Q(player__isnull=True) & ~Q(bot="")),
+                                   name="online_seat_change_player_or_bot"),
+            models.CheckConstraint(condition=Q(seat__lte=5), name="online_seat_change_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}"
