@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -48,7 +48,7 @@ def run(teams: int, page_rounds: int) -> dict[str, Any]:
     from online import owners, services
     from online.models import Room, Seat
     from tests.tournaments.factories import TeamFactory, UserFactory
-    from tournaments.models import HandRecord, Match, PlayerLink, Tournament
+    from tournaments.models import HandRecord, Match, PlayerLink, Team, Tournament
     from tournaments.services import Actor, hand_record
     from tournaments.services.online_matches import MatchRooms
     from tournaments.services.online_rooms import KIND, host_token
@@ -69,7 +69,7 @@ def run(teams: int, page_rounds: int) -> dict[str, Any]:
 
     owners.register(KIND, Timed())
     owner = UserFactory(username="bench-director")
-    squads = [TeamFactory() for _ in range(teams)]
+    squads = [cast(Team, TeamFactory()) for _ in range(teams)]
 
     def event(name: str, played: str) -> Tournament:
         t = tournament_create(owner=owner, name=name, options={"hand_limit": 3})

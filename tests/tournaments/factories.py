@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import factory
 from django.contrib.auth import get_user_model
@@ -52,7 +52,7 @@ def make_tournament(*, owner: Any = None, teams: int = 4, variant: str = "tracto
     tournament = tournament_create(owner=owner, name=kwargs.pop("name", "测试赛 Test Cup"), variant=variant, **kwargs)
     actor = Actor(owner)
     for seed in range(1, teams + 1):
-        entry_add(tournament=tournament, actor=actor, team=TeamFactory(), seed=seed)
+        entry_add(tournament=tournament, actor=actor, team=cast(Team, TeamFactory()), seed=seed)
     if start:
         tournament_start(tournament=tournament, actor=actor, seeding=seeding, third_place=third_place)
     tournament.refresh_from_db()
