@@ -23,7 +23,7 @@ from online import owners
 from online import services as online_services
 from online.models import Room
 from tournaments.errors import ServiceError
-from tournaments.models import Match, Played, Stage, Tournament
+from tournaments.models import Match, OnlineSeatChange, Played, Stage, Tournament
 from tournaments.services.common import Actor, audit, lock_match, require_organizer
 
 KIND = "match"
@@ -55,15 +55,21 @@ def has_players(match: Match) -> bool:
 
 def seat_players(match: Match) -> list[tuple[int, Any]]:
     """(seat, Player) of a match in seat order: a team's players opposite each other as registered; an
-    individual table's players as drawn."""
+    individual table's players as drawn — but a seat the director replaced (``OnlineSeatChange``) is its
+    substitute's, or nobody's while a bot plays it."""
     if is_table(match):
-        return [(s.seat, s.entry.player) for s in match.seats.select_related("entry__player").order_by("seat")]
-    out: list[tuple[int, Any]] = []
-    for side in (0, 1):
-        entry = match.entry(side)
-        if entry is None or entry.team is None:
-            continue
-        out += [(side, entry.team.player1), (side + 2, entry.team.player2)]
+        out = [(s.seat, s.entry.player) for s in match.seats.select_related("entry__player").order_by("seat")]
+    else:
+        out = []
+        for side in (0, 1):
+            entry = match.entry(side)
+            if entry is None or entry.team is None:
+                continue
+            out += [(side, entry.team.player1), (side + 2, entry.team.player2)]
+    changes = {c.seat: c.player for c in OnlineSeatChange.objects.filter(match=match).select_related("player")}
+    if changes:
+        out = [(seat, changes.get(seat, player)) for seat, player in out]
+        out = [(seat, player) for seat, player in out if player is not None]
     return sorted(out, key=lambda pair: pair[0])
 
 

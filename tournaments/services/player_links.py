@@ -50,6 +50,12 @@ def _new_link(tournament: Tournament, player: Player) -> PlayerLink:
     return link
 
 
+def player_link_for_player(*, tournament: Tournament, player: Player) -> PlayerLink:
+    """The player's live link in the tournament, made now if they have none (a director's substitute)."""
+    link = PlayerLink.objects.filter(tournament=tournament, player=player, revoked_at__isnull=True).first()
+    return link if link is not None else _new_link(tournament, player)
+
+
 def tournament_players(tournament: Tournament) -> list[Player]:
     """The players of the tournament's active entries (a team's two players, or the entry's player), by name."""
     players: dict[int, Player] = {}
@@ -132,7 +138,7 @@ def player_matches(link: PlayerLink) -> list[Match]:
     player = link.player
     mine = (Q(entry0__team__player1=player) | Q(entry0__team__player2=player) | Q(entry0__player=player)
             | Q(entry1__team__player1=player) | Q(entry1__team__player2=player) | Q(entry1__player=player)
-            | Q(seats__entry__player=player))
+            | Q(seats__entry__player=player) | Q(online_seat_changes__player=player))
     return list(Match.objects.filter(mine, stage__tournament=link.tournament, status__in=OPEN)
                 .select_related("stage__tournament", "round", "entry0__team", "entry1__team").distinct()
                 .order_by("stage__number", "round__number", "position"))
@@ -140,13 +146,15 @@ def player_matches(link: PlayerLink) -> list[Match]:
 
 def player_next(link: PlayerLink) -> Next:
     """What the player plays now (an online match first), read only."""
-    matches = player_matches(link)
-    for match in matches:
+    others: list[Match] = []
+    for match in player_matches(link):
         if match.is_online and has_players(match):
             seat = next((s for s, p in seat_players(match) if p.pk == link.player_id), None)
             if seat is not None:
                 return Next(match=match, seat=seat, room=match_room(match))
-    return Next(match=matches[0], physical=True) if matches else Next()
+            continue  # the director gave the player's seat to a substitute or a bot
+        others.append(match)
+    return Next(match=others[0], physical=True) if others else Next()
 
 
 def player_link_open(*, link: PlayerLink) -> tuple[Room, int, str]:

@@ -1,7 +1,9 @@
 """The director's page of online play, ``/tournaments/<pk>/online/`` (organizers only; docs/online.md,
 "Tournament matches"): every open online match with its room's state — waiting for whom, the hand being
 played, levels or totals, the clock, each seat's player, bot, readiness and connection; a link to watch the
-table; a seat nobody holds given to a bot (a player who does not come), an audited service call."""
+table; a seat nobody holds given to a bot (a player who does not come); a table paused and resumed, a seat
+replaced mid-match by a bot or by a substitute player (through the substitute's private link) — each an
+audited service call (``tournaments.services.online_director``)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -19,8 +22,17 @@ from tournaments.permissions import is_organizer
 from tournaments.selectors.online_tables import online_tables, table_full_view
 from tournaments.services.common import Actor
 from tournaments.services.hands import match_call_time
+from tournaments.services.online_director import (
+    online_seat_to_bot,
+    online_seat_to_player,
+    online_table_pause,
+    online_table_resume,
+)
 from tournaments.services.online_noshow import no_show_rule, online_no_shows, stage_no_show_set
 from tournaments.services.online_rooms import match_seat_bot, spectator_delay, stage_spectator_delay_set
+from tournaments.services.player_links import tournament_players
+
+DIRECTOR_ACTIONS = ("table_pause", "table_resume", "seat_to_bot", "seat_to_player")
 
 
 def _number(value: object) -> int:
@@ -41,6 +53,8 @@ def online_director(request: HttpRequest, pk: int) -> HttpResponse:
         return _spectator_delay_post(request, tournament)
     if request.method == "POST" and request.POST.get("action") == "call_time":
         return _call_time_post(request, tournament)
+    if request.method == "POST" and request.POST.get("action") in DIRECTOR_ACTIONS:
+        return _director_post(request, tournament)
     if request.method == "POST":
         match = get_object_or_404(Match, pk=_number(request.POST.get("match")), stage__tournament=tournament)
         bot = None if request.POST.get("action") == "seat_free" else "normal"
@@ -61,7 +75,8 @@ def online_director(request: HttpRequest, pk: int) -> HttpResponse:
     stages = [{"stage": stage, "rule": no_show_rule(stage), "delay": spectator_delay(stage)}
               for stage in tournament.stages.exclude(status=Stage.Status.FINISHED).order_by("number")]
     return render(request, "tournaments/online_director.html", {
-        "tournament": tournament, "is_organizer": True, "is_scorer": True, "rows": rows, "stages": stages})
+        "tournament": tournament, "is_organizer": True, "is_scorer": True, "rows": rows, "stages": stages,
+        "players": tournament_players(tournament)})
 
 
 def _no_show_post(request: HttpRequest, tournament: Tournament) -> HttpResponse:
@@ -135,4 +150,37 @@ def _call_time_post(request: HttpRequest, tournament: Tournament) -> HttpRespons
                 messages.error(request, problem)
     else:
         messages.success(request, _("Time called: the match is decided by the levels."))
+    return HttpResponseRedirect(f"{request.path}#match-{match.pk}")
+
+
+def _director_post(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Pause or resume a match's table; give a seat to a bot or to a substitute player, mid-match."""
+    match = get_object_or_404(Match, pk=_number(request.POST.get("match")), stage__tournament=tournament)
+    action, actor, seat = request.POST.get("action"), Actor(request.user, "login"), _number(request.POST.get("seat"))
+    try:
+        if action == "table_pause":
+            online_table_pause(match_id=match.pk, actor=actor)
+            done = _("The table is paused: no action is accepted and no clock runs.")
+        elif action == "table_resume":
+            online_table_resume(match_id=match.pk, actor=actor)
+            done = _("The table plays on.")
+        elif action == "seat_to_bot":
+            online_seat_to_bot(match_id=match.pk, seat=seat, actor=actor)
+            done = _("A bot now plays this seat.")
+        else:
+            chosen = request.POST.get("player") or ""
+            _room, link, token = online_seat_to_player(
+                match_id=match.pk, seat=seat, actor=actor, player_id=_number(chosen) if chosen else None,
+                name=request.POST.get("name") or "")
+            url = request.build_absolute_uri(reverse("player-link", args=[token]))
+            done = _("%(name)s now plays this seat: give them their link %(url)s") % {"name": link.player.name,
+                                                                                    "url": url}
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except ServiceError as exc:
+        for problems in exc.field_errors.values():
+            for problem in problems:
+                messages.error(request, problem)
+    else:
+        messages.success(request, done)
     return HttpResponseRedirect(f"{request.path}#match-{match.pk}")
