@@ -18,7 +18,7 @@ from online import services
 from online.models import Room, RoomHand, Seat
 from tests.online.helpers import oracle_move
 from tests.tournaments.factories import TeamFactory, UserFactory
-from tournaments.errors import ServiceError
+from tournaments.errors import NotAllowed, ServiceError
 from tournaments.models import AuditEntry, HandRecord, Match, OnlineSeatChange, Player, PlayerLink
 from tournaments.services import Actor
 from tournaments.services.online_director import online_seat_to_bot, online_table_pause
@@ -225,9 +225,8 @@ def test_only_the_directors_of_the_tournament(client: Any) -> None:
     assert client.post(url, {"action": "seat_to_bot", "match": match.pk, "seat": 0}).status_code == 403
     client.force_login(other_owner)  # a director of another tournament, through their own page
     assert client.post(reverse("tournament-online", args=[other.pk]), data).status_code == 404
-    with pytest.raises(Exception) as err:
+    with pytest.raises(NotAllowed):
         online_seat_to_bot(match_id=match.pk, seat=0, actor=Actor(other_owner))
-    assert type(err.value).__name__ == "NotAllowed"
     room.refresh_from_db()
     assert not room.paused and Seat.objects.get(room=room, seat=0).bot is None
     assert not AuditEntry.objects.filter(action__in=["match.table_pause", "match.seat_replace"]).exists()
