@@ -230,3 +230,34 @@ def test_only_the_directors_of_the_tournament(client: Any) -> None:
     room.refresh_from_db()
     assert not room.paused and Seat.objects.get(room=room, seat=0).bot is None
     assert not AuditEntry.objects.filter(action__in=["match.table_pause", "match.seat_replace"]).exists()
+
+
+def test_time_called_on_a_paused_table_lets_it_play_out_and_end(client: Any) -> None:
+    """Calling time decides the match; a table paused at that moment resumes (its bots play the hand out)
+    and the room ends — it does not stay paused for good. The hand of a decided match is not recorded."""
+    from tournaments.services.hands import match_call_time
+
+    owner = UserFactory()
+    t, match = _event("暂停后叫停 Paused then time", owner)
+    room, tokens = _seated(t, match)
+    rng = random.Random(4)
+    _play(room, tokens, rng)  # hand 1 played and recorded
+    match.refresh_from_db()
+    assert match.hands_played == 1
+    room.refresh_from_db()
+    if room.status == Room.Status.WAITING or not RoomHand.objects.filter(room=room, finished=False).exists():
+        for token in tokens:  # hand 2 dealt
+            room.refresh_from_db()
+            services.seat_ready(code=room.code, token=token, action_id=f"r{next(_ids)}", version=room.version)
+    online_table_pause(match_id=match.pk, actor=Actor(owner))
+    for s in range(4):  # the director gives every seat to a bot while the table is paused
+        online_seat_to_bot(match_id=match.pk, seat=s, actor=Actor(owner), bot="random")
+    room.refresh_from_db()
+    assert room.paused and room.status == Room.Status.PLAYING
+    match.refresh_from_db()
+    match_call_time(match_id=match.pk, version=match.version, actor=Actor(owner))
+    room.refresh_from_db()
+    assert not room.paused and room.status == Room.Status.FINISHED  # the bots played the hand out, inline
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.hands_played == 1
+    assert HandRecord.objects.filter(match=match).count() == 1

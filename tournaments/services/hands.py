@@ -36,6 +36,7 @@ from tournaments.selectors.matches import load_entries
 from tournaments.services.bracket import after_result, dependent_matches, match_finished, match_result_changed
 from tournaments.services.common import Actor, audit, check_version, lock_match, lock_stage
 from tournaments.services.figures import Figures, Outcome, as_figures, tournament_rules
+from tournaments.services.online_rooms import release_paused_table
 from variants.options import OPTIONS
 
 FIRST_LEVEL = {key: v.first_level_name for key, v in variants.VARIANTS.items() if v.has_levels}
@@ -489,4 +490,5 @@ def match_call_time(*, match_id: int, version: Any, actor: Actor) -> Match:
         match.time_called_at = timezone.now()
         match.save(update_fields=["time_called_at", "updated_at"])
         audit(actor=actor, action="match.time", tournament=match.stage.tournament, target=f"match:{match.pk}")
+        release_paused_table(match.pk)
         return settle(match, actor)

@@ -173,3 +173,17 @@ def seat_bot_for(*, match: Match, room: Room, seat: int, bot: str | None) -> Non
                                  action_id=f"director-{room.version}-{seat}", version=room.version)
     except online_services.OnlineError as exc:
         raise ServiceError.one("seat", exc.message[core_lang()]) from None
+
+
+def release_paused_table(match_id: int) -> None:
+    """After commit, when a director decided a match (time called, an award) while its online table was
+    paused: the table resumes, so the hand in progress plays out and the room ends (a hand of a decided
+    match is not recorded: online_matches.py). Without it the room stayed paused for good."""
+
+    def release() -> None:
+        match = Match.objects.filter(pk=match_id).first()
+        room = match_room(match) if match is not None else None
+        if room is not None and room.paused and room.status != Room.Status.FINISHED:
+            online_services.room_pause(code=room.code, host_token=host_token(match_id), paused=False)
+
+    transaction.on_commit(release)

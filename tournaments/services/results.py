@@ -10,6 +10,7 @@ from tournaments.errors import ServiceError
 from tournaments.models import Adjustment, Match, Stage
 from tournaments.services.common import Actor, audit, require_organizer
 from tournaments.services.hands import match_confirm, settle
+from tournaments.services.online_rooms import release_paused_table
 
 
 def match_award(*, match_id: int, winner_side: int | None, reason: str, actor: Actor, kind: str = "awarded") -> Match:
@@ -38,6 +39,7 @@ def match_award(*, match_id: int, winner_side: int | None, reason: str, actor: A
         audit(actor=actor, action=f"match.{kind}", tournament=match.stage.tournament, target=f"match:{match.pk}",
               data={"winner_side": winner_side, "reason": reason})
         match.confirmed_at = None
+        release_paused_table(match.pk)
         settled = settle(match, actor)
         if settled.confirmed_at is None:
             # The organizer's decision needs no confirmation by the table.
