@@ -132,14 +132,20 @@ def _seat_labels(seats: list[Seat]) -> list[str]:
 
 @require_http_methods(["GET", "POST"])
 def room_page(request: HttpRequest, code: str) -> HttpResponse:
-    """The room: a join form (or "watch") for a visitor without a seat here, the table for a seated one."""
+    """The room: a join form (or "watch") for a visitor without a seat here, the table for a seated one. An
+    owned room (a tournament's match) has no join form — its owner hands out the seats — but says who plays
+    (a join posted anyway is refused, 403)."""
     room = get_object_or_404(Room, code=code.upper())
     if room.code != code:
         return HttpResponseRedirect(reverse("online-room", args=[room.code]))
     seats = list(Seat.objects.filter(room=room).order_by("seat"))
     user = _user(request)
+    owned = bool(room.owner_kind)
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and owned:
+        form = JoinForm(room=room, seats=seats, user=user)
+        status = 403
+    elif request.method == "POST":
         form = JoinForm(request.POST, room=room, seats=seats, user=user)
         if form.is_valid():
             try:
@@ -158,12 +164,12 @@ def room_page(request: HttpRequest, code: str) -> HttpResponse:
         "code": room.code, "ws": f"/ws/play/{room.code}/", "lang": _lang(),
         "variant": room.variant, "players": room.players, "partnership": bool(variant and variant.partnership),
         "words": table_words(), "suits": dict(SUIT_SYMBOLS),
-        "join_open": room.status == Room.Status.WAITING and any(not s.taken for s in seats),
+        "join_open": not owned and room.status == Room.Status.WAITING and any(not s.taken for s in seats),
     }
     return render(request, "online/room.html", {
         "room": room, "seats": seats, "form": form, "link": link, "qr": qr_data_uri(link),
         "variant_name": variant_name(variant) if variant else room.variant, "config": config,
-        "join_open": config["join_open"], "seat_labels": _seat_labels(seats),
+        "join_open": config["join_open"], "seat_labels": _seat_labels(seats), "owned": owned,
     }, status=status)
 
 

@@ -20,7 +20,16 @@ from typing import Any
 
 import pytest
 
-from tests.online_pages.browser import PHONE, ROOT, no_overflow, serve, stored_hand, stored_log, table
+from tests.online_pages.browser import (
+    PHONE,
+    ROOT,
+    no_overflow,
+    serve,
+    stored_hand,
+    stored_log,
+    table,
+    version,
+)
 from tests.online_pages.test_table_variants_browser import LOCALES, Phone, has_cjk, seat_auto, step
 
 pytestmark = pytest.mark.browser
@@ -77,6 +86,10 @@ def seat_connected(db: Path, code: str, seat: int) -> int:
                          "WHERE r.code = ? AND s.seat = ?", code, seat)[0][0])
 
 
+def room_version(db: Path, code: str) -> int:
+    return int(query(db, "SELECT version FROM online_room WHERE code = ?", code)[0][0])
+
+
 def wait_until(check: Any, seconds: float, what: str) -> None:
     end = time.monotonic() + seconds
     while not check():
@@ -119,13 +132,30 @@ def test_a_players_link_on_a_phone_joins_plays_drops_returns_and_the_hand_is_rec
         assert table(page).get_attribute("data-seat") == "3" and f"/play/{code}/" in page.url
         phone.seat = 3
         assert event["player"] in page.locator(".ot-seat.me").inner_text()
+        assert page.locator("#online-full").count() == 1 and not page.locator("#online-full").is_visible()
+        assert not page.locator("#join-seat").count()  # an owned room: no join form, who plays hidden once seated
         page.click("[data-key=ready]")
+        watcher = browser.new_context(locale=LOCALES["zh"], **PHONE)  # a spectator: who plays, no join form
+        try:
+            watch = watcher.new_page()
+            watch.goto(f"{base}/play/{code}/")
+            players = watch.locator("#online-players")
+            players.wait_for()
+            assert "对局选手" in watch.locator("#online-full").inner_text() and not watch.locator("#join-seat").count()
+            assert event["player"] in players.inner_text()
+            watch.screenshot(path=str(SHOTS / "player-link-watch-zh.png"), full_page=True)
+            no_overflow(watch)
+        finally:
+            watcher.close()
         rng = random.Random(31)
         plays = 0
         dropped = returned = False
         while time.monotonic() < started + 60:
             if phone.page.locator(".ot-result").count():
                 break
+            if version(phone.page) < room_version(db, code):  # the page has not caught up yet: it will
+                time.sleep(0.01)
+                continue
             kind = step(phone, db, code, rng)
             plays += kind == "play"
             if plays == 3 and not dropped:
