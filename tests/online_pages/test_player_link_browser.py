@@ -143,6 +143,7 @@ def test_a_players_link_on_a_phone_joins_plays_drops_returns_and_the_hand_is_rec
             players.wait_for()
             assert "对局选手" in watch.locator("#online-full").inner_text() and not watch.locator("#join-seat").count()
             assert event["player"] in players.inner_text()
+            watch.wait_for_function("Number(document.getElementById('online-table').dataset.version) >= 0")
             watch.screenshot(path=str(SHOTS / "player-link-watch-zh.png"), full_page=True)
             no_overflow(watch)
         finally:
