@@ -65,6 +65,7 @@ class PlayoutBot(Protocol):
 POINT_WEIGHT = 0.01
 """Levels per point of margin in a partnership hand's value (40 points move about one level)."""
 MAX_CANDIDATES = 10
+"""The most candidate plays a decision compares (the playout bot's own choice among them)."""
 CONFIDENCE = 1.0
 """How many standard errors a candidate must beat the playout bot's own choice by to be played."""
 MAX_FOLLOWS_LISTED = 400
@@ -318,16 +319,19 @@ def _config(obs: Observation) -> HandConfig:
 def pick(values: Sequence[Sequence[float]], confidence: float) -> int:
     """The candidate to play, by its values on the same deals (``values[0]``: the playout bot's own
     choice): the best mean among those better than the first by more than ``confidence`` standard
-    errors of their differences on each deal; the first when none is."""
+    errors of their differences on each deal; the first when none is, or when fewer than two deals
+    were played (one deal has no spread to judge by)."""
     base = values[0]
     k = len(base)
+    if k < 2:
+        return 0
     best, best_mean = 0, 0.0
     for i in range(1, len(values)):
         diffs = [v - b for v, b in zip(values[i], base, strict=True)]
         mean = sum(diffs) / k
         if mean <= best_mean:
             continue
-        var = sum((d - mean) ** 2 for d in diffs) / (k - 1) if k > 1 else 0.0
+        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
         if mean > confidence * (var / k) ** 0.5:
             best, best_mean = i, mean
     return best

@@ -247,3 +247,4 @@ def test_pick_departs_only_when_clearly_better() -> None:
     assert bot_search.pick([base, noisy], 1.0) == 0
     assert bot_search.pick([base, noisy], 0.1) == 1
     assert bot_search.pick([base, [v - 0.5 for v in base]], 0.0) == 0  # worse: never
+    assert bot_search.pick([[0.0], [5.0]], 0.0) == 0  # one deal: no spread to judge by
