@@ -364,7 +364,10 @@
       c.dataset.clock = "1";
       c.textContent = " ⏱ " + fmt(W.seconds, { s: remaining(state.clock) });
     }
-    if (state.you.seat === null || state.you.seat === undefined) box.appendChild(el("p", "muted ot-watching", W.watching));
+    if (state.you.seat === null || state.you.seat === undefined) {
+      box.appendChild(el("p", "muted ot-watching", W.watching));
+      if (state.room.spectator_delay) box.appendChild(el("p", "muted ot-delayed", W.delayed));
+    }
     if (text !== lastLive) { els.live.textContent = text; lastLive = text; }
   }
 

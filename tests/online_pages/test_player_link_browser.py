@@ -40,7 +40,7 @@ SETUP = """
 import json
 from tournaments.models import Match, PlayerLink
 from tournaments.services import Actor
-from tournaments.services.online_rooms import match_room, match_seat_bot
+from tournaments.services.online_rooms import match_room, match_seat_bot, stage_spectator_delay_set
 from tournaments.services.player_links import link_token, player_links_ensure
 from tournaments.services.setup import entry_add, tournament_create
 from tournaments.services.stages import tournament_start
@@ -57,6 +57,7 @@ for seed in range(1, 5):
     entry_add(tournament=t, actor=Actor(owner), team=team, seed=seed)
 tournament_start(tournament=t, actor=Actor(owner), seeding="manual", played="online")
 player_links_ensure(tournament=t, actor=Actor(owner))
+stage_spectator_delay_set(stage=t.stages.get(), actor=Actor(owner), on=True)  # spectators one trick behind
 match = Match.objects.filter(stage__tournament=t, status=Match.Status.READY).order_by("position").first()
 player = match.entry1.team.player2  # side 1's second player: seat 3 (0-based), opposite seat 1
 for seat in (0, 1, 2):
@@ -121,6 +122,7 @@ def test_a_players_link_on_a_phone_joins_plays_drops_returns_and_the_hand_is_rec
     code, url = event["code"], f"{base}/p/{event['link']}/"
     started = time.monotonic()
     phone = Phone("zh", event["player"], browser.new_context(locale=LOCALES["zh"], **PHONE))
+    watcher = browser.new_context(locale=LOCALES["zh"], **PHONE)
     try:
         link_page = phone.open(url)
         text = link_page.locator("main").inner_text()
@@ -135,19 +137,20 @@ def test_a_players_link_on_a_phone_joins_plays_drops_returns_and_the_hand_is_rec
         assert page.locator("#online-full").count() == 1 and not page.locator("#online-full").is_visible()
         assert not page.locator("#join-seat").count()  # an owned room: no join form, who plays hidden once seated
         page.click("[data-key=ready]")
-        watcher = browser.new_context(locale=LOCALES["zh"], **PHONE)  # a spectator: who plays, no join form
-        try:
-            watch = watcher.new_page()
-            watch.goto(f"{base}/play/{code}/")
-            players = watch.locator("#online-players")
-            players.wait_for()
-            assert "对局选手" in watch.locator("#online-full").inner_text() and not watch.locator("#join-seat").count()
-            assert event["player"] in players.inner_text()
-            watch.wait_for_function("Number(document.getElementById('online-table').dataset.version) >= 0")
-            watch.screenshot(path=str(SHOTS / "player-link-watch-zh.png"), full_page=True)
-            no_overflow(watch)
-        finally:
-            watcher.close()
+        # a spectator's phone: who plays, no join form; the table one trick behind (every frame kept)
+        seen: list[dict[str, Any]] = []
+        watch = watcher.new_page()
+        watch.on("websocket", lambda ws: ws.on("framereceived", lambda payload: seen.append(json.loads(payload))))
+        watch.goto(f"{base}/play/{code}/")
+        players = watch.locator("#online-players")
+        players.wait_for()
+        assert "对局选手" in watch.locator("#online-full").inner_text() and not watch.locator("#join-seat").count()
+        assert event["player"] in players.inner_text()
+        watch.locator(".ot-delayed").wait_for()  # the stage shows its tables one trick behind
+        assert watch.locator(".ot-delayed").inner_text() == "观众延迟一墩观看此牌桌。"
+        watch.wait_for_function("Number(document.getElementById('online-table').dataset.version) >= 0")
+        watch.screenshot(path=str(SHOTS / "player-link-watch-zh.png"), full_page=True)
+        no_overflow(watch)
         rng = random.Random(31)
         plays = 0
         dropped = returned = False
@@ -190,7 +193,14 @@ def test_a_players_link_on_a_phone_joins_plays_drops_returns_and_the_hand_is_rec
         phone.page.screenshot(path=str(SHOTS / "player-link-end-zh.png"), full_page=True)
         no_overflow(phone.page)
         assert not phone.errors
+        # the spectator never saw a play of the trick being played; the hand whole once over
+        watch.wait_for_function("document.querySelector('#online-table .ot-result') !== null")
+        states = [f for f in seen if f.get("type") == "state" and f.get("hand")]
+        playing = [f["hand"] for f in states if f["hand"]["phase"] == "play"]
+        assert len(playing) > 20 and all(not h["trick"]["plays"] and "cards" not in h for h in playing)
+        assert any(h["delayed"] for h in playing) and states[-1]["hand"]["result"]["hands"]
     finally:
         phone.context.close()
+        watcher.close()
     print(f"player link on a phone: {time.monotonic() - started:.1f} s, {plays} plays")
 
