@@ -194,12 +194,12 @@ def one_trick_behind(hand: Hand) -> Hand | None:
 
 
 def spectator_view(room: Room, hand: Hand | None, *, seats: Sequence[Seat], hand_row: RoomHand | None = None,
-                   finished: Sequence[int] = ()) -> dict[str, Any]:
+                   finished: Sequence[int] = (), live: bool = False) -> dict[str, Any]:
     """The ``state`` message for a spectator: no cards, no kitty (all hands shown once the hand is over);
     one trick behind with the room's ``spectator_delay`` (``hand.delayed``; no clock then: it runs for a
-    play the spectators do not see yet)."""
+    play the spectators do not see yet) unless ``live`` (a director's view)."""
     body: dict[str, Any] | None = None
-    behind = one_trick_behind(hand) if hand is not None and room.spectator_delay else None
+    behind = one_trick_behind(hand) if hand is not None and room.spectator_delay and not live else None
     if hand is not None:
         shown = behind if behind is not None else hand
         obs = shown.observation(0)  # only its public fields are read

@@ -132,3 +132,31 @@ async def test_without_the_delay_a_spectator_sees_the_trick_live() -> None:
     assert not any(f["hand"]["delayed"] for f in frames)
     for c in [*clients, watcher]:
         await c.comm.disconnect()
+
+
+def test_live_views_and_a_hand_mid_trick() -> None:
+    """The view itself on a hand stopped in the middle of a trick: delayed for spectators, live for
+    ``live=True`` (a director's full view) and for a room without the delay."""
+    from gameplay.bots import make_bot
+    from gameplay.config import HandConfig
+    from gameplay.simulate import bot_turn
+    from online.views import one_trick_behind, spectator_view
+
+    hand = Hand(HandConfig("tractor", {}), seed=3)
+    bots = [make_bot("random", random.Random(s)) for s in range(4)]
+    while not (hand.phase == "play" and len(hand.tricks) == 5 and len(hand.observation(0).trick) == 2):
+        kind, seat = hand.to_act()
+        if kind == "deal":
+            hand.deal()
+        else:
+            bot_turn(hand, bots[seat], kind, seat)
+    behind = one_trick_behind(hand)
+    assert behind is not None and len(behind.tricks) == 4 and not behind.observation(0).trick
+    room = Room(code="MID", variant="tractor", decks=2, players=4, spectator_delay=True)
+    delayed = spectator_view(room, hand, seats=[])["hand"]
+    assert delayed["delayed"] and delayed["trick"]["plays"] == [] and delayed["trick"]["leader"] == hand.tricks[4][0]
+    assert played(delayed["last_trick"]["plays"]) == trick_plays(hand, 3)
+    for view in (spectator_view(room, hand, seats=[], live=True)["hand"],
+                 spectator_view(Room(code="LIVE", variant="tractor", decks=2, players=4), hand, seats=[])["hand"]):
+        assert not view["delayed"] and played(view["trick"]["plays"]) == live_plays(hand)
+        assert played(view["last_trick"]["plays"]) == trick_plays(hand, 4)

@@ -82,7 +82,7 @@ def table_full_view(match: Match) -> dict[str, Any] | None:
     seats = list(Seat.objects.filter(room=room).order_by("seat"))
     row = RoomHand.objects.filter(room=room).order_by("-number").first()
     hand = hand_from_log(row.log) if row is not None else None
-    public = spectator_view(room, hand, seats=seats, hand_row=row)
+    public = spectator_view(room, hand, seats=seats, hand_row=row, live=True)  # never one trick behind
     return {
         "room": room.code, "status": room.status, "version": room.version,
         "hand": public.get("hand"),
