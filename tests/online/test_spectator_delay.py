@@ -98,7 +98,7 @@ async def play_watched(variant: str, delay: bool, seed: int) -> tuple[list[Clien
     raise AssertionError("the hand did not end")
 
 
-@pytest.mark.parametrize("variant", ["tractor", "red-five"])
+@pytest.mark.parametrize("variant", ["tractor", "chaodi", "red-five", "yongzhou-300"])
 @run_async
 async def test_a_delayed_spectator_is_one_trick_behind_over_a_whole_hand(variant: str) -> None:
     clients, watcher, hand, checks = await play_watched(variant, True, 11)
