@@ -244,6 +244,7 @@
     els.status = root.appendChild(el("div", "ot-status"));
     els.error = root.appendChild(el("p", "ot-error alert error"));
     els.error.setAttribute("role", "alert");
+    els.error.hidden = true;  // no empty alert box before the first error (or state)
     els.felt = root.appendChild(el("div", "ot-felt"));
     els.actions = root.appendChild(el("div", "ot-actions"));
     els.hand = root.appendChild(el("div", "ot-hand"));
