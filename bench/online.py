@@ -322,6 +322,7 @@ class Table:
         ws = await connect(self.ports[seat % len(self.ports)], f"/ws/play/{self.plan.code}/")
         self.ws[seat] = ws
         self.tasks.append(asyncio.create_task(self.reader(seat)))
+        self.tasks.append(asyncio.create_task(self.pinger(seat)))
         await self.throttle[seat].wait()
         await ws.send(json.dumps({"type": "hello", "token": self.plan.tokens[seat]}))
 
@@ -345,6 +346,16 @@ class Table:
         except ConnectionClosed as e:
             if e.rcvd is None or e.rcvd.code not in (1000, 1001, 1012):
                 self.stats.closed[str(e.rcvd.code if e.rcvd else "none")] += 1
+
+    async def pinger(self, seat: int) -> None:
+        """A ``ping`` every 25 s, as the page sends (a seat unseen for 75 s is taken back: bots would play it)."""
+        from websockets.exceptions import ConnectionClosed
+
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await asyncio.sleep(25 * self.rng.uniform(0.9, 1.0))
+                await self.throttle[seat].wait()
+                await self.ws[seat].send('{"type": "ping"}')
 
     def on_state(self, seat: int, frame: dict[str, Any], t: float) -> None:
         v = int(frame["version"])
