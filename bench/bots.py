@@ -15,8 +15,8 @@ declaring, bidding, burying and playing) p50/p95/max in milliseconds.
 
 The deals of pair ``i`` are those of :func:`gameplay.simulate.simulate_hand` (hand seed
 ``hand_seed(seed, i)``, the deal rotating; Yongzhou's first seat rotating too, not a session's
-winner). The strong bot keeps its 200 ms budget here but is capped at 16 deals a decision (its own
-default cap is 200): printed with the table. Even so a strong pair costs about 6 s of CPU (about 30
+winner). The strong bot keeps its 200 ms budget here but is capped at 24 deals a decision (its own
+default cap is 200, so that the budget rules): printed with the table. Even so a strong pair costs about 6 s of CPU (about 30
 searched decisions a hand), so 2,000 strong pairs in four variants take half a day on two cores; the
 README says how many pairs each figure had.
 Two worker processes at most (``--workers``); run it under ``nice -n 10`` on a shared machine.
@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--matchups", nargs="*", choices=MATCHUPS, default=list(MATCHUPS))
     p.add_argument("--seed", type=int, default=32)
     p.add_argument("--budget-ms", type=float, default=200.0, help="the strong bot's time per decision (default 200)")
-    p.add_argument("--playouts", type=int, default=16, help="the strong bot's deals per decision at most (default 16)")
+    p.add_argument("--playouts", type=int, default=24, help="the strong bot's deals per decision at most (default 24)")
     p.add_argument("--confidence", type=float, default=bot_search.CONFIDENCE,
                    help=f"standard errors a search candidate must win by (default {bot_search.CONFIDENCE:g})")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (2 at most)")
