@@ -64,6 +64,17 @@ def _fresh_channel_layer() -> Iterator[None]:
     threads.shutdown()  # the online tables' worker threads close their database connections
 
 
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts and ends in the site's default language: a request in Chinese (the locale middleware
+    activates it on the thread) or a test that activates one must not leak it into the next test."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def celery_app_eager() -> Any:
     from config.celery_app import app

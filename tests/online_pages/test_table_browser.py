@@ -161,7 +161,7 @@ def test_two_phones_and_two_bots_play_a_hand(browser: Any, asgi_server: dict[str
                         shots.add(tag)
                         p.screenshot(path=str(SHOTS / f"table-{tag}.png"), full_page=True)
                         no_overflow(p)
-                    if not refused[tag]:
+                    if not refused[tag] and stored_hand(db, code).to_act() == ("play", seats[tag]):
                         refused[tag] = refused_play(p, db, code, seats[tag])
                         if tag == "en":
                             p.screenshot(path=str(SHOTS / "refused-en.png"), full_page=True)
