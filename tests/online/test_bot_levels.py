@@ -64,8 +64,9 @@ def test_four_strong_bots_play_a_whole_match_within_the_clock(settings: Any, mon
     assert room.status == Room.Status.FINISHED
     hands = list(RoomHand.objects.filter(room=room))
     assert hands and all(h.finished for h in hands)
-    assert len(turns) > 50
-    assert max(turns) < 15 and sorted(turns)[len(turns) // 2] < 0.05
+    plays = sum(1 for h in hands for e in h.log["events"] if e.get("kind") == "play")
+    assert plays >= 4 * 12 and len(turns) >= plays  # every play of the hand was a bot's turn
+    assert max(turns) < 15  # each within the clock (a liveness bound: no speed is asserted here)
 
 
 def test_mixed_levels_play_an_individual_match(settings: Any) -> None:
