@@ -1,6 +1,8 @@
 """Tests: fast hashing, in-memory-safe media, the same database and broker switches as base."""
 
+import os
 import tempfile
+from typing import Any
 
 from .base import *  # noqa: F403
 
@@ -25,3 +27,11 @@ PDF_RENDER_THREAD = False
 # open past a test, so the test database can be dropped at the end of the session.
 if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+
+# Each pytest-xdist worker has a test database of its own, so its rows share primary keys with the other
+# worker's: on a shared Redis channel layer their groups ("live-m-1", …) would meet. A prefix per worker
+# keeps one worker's pushes away from the other's watchers.
+_XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_LAYER: dict[str, Any] = CHANNEL_LAYERS["default"]  # noqa: F405
+if _XDIST_WORKER and "CONFIG" in _LAYER:
+    _LAYER["CONFIG"]["prefix"] = f"asgi-test-{_XDIST_WORKER}"

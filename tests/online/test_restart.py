@@ -113,7 +113,11 @@ class Server:
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(timeout=10)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # a graceful shutdown still waiting on sockets: the test is over
+                self.proc.kill()
+                self.proc.wait(timeout=10)
 
     def url(self, code: str) -> str:
         return f"ws://{self.base}/ws/play/{code}/"

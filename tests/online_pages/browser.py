@@ -58,7 +58,11 @@ def serve(folder: Path, *, bot_delay_ms: int = 20, deal_interval_ms: int = 2) ->
         yield {"base": base, "db": db}
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # a graceful shutdown still waiting on sockets: the test is over
+            proc.kill()
+            proc.wait(timeout=10)
         log.close()
 
 
