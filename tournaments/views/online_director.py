@@ -42,6 +42,13 @@ def _number(value: object) -> int:
         return -1
 
 
+
+def _say_errors(request: HttpRequest, exc: ServiceError) -> None:
+    """Each of a refused service call's problems as a message on the page."""
+    for problems in exc.field_errors.values():
+        for problem in problems:
+            messages.error(request, problem)
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def online_director(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -64,9 +71,7 @@ def online_director(request: HttpRequest, pk: int) -> HttpResponse:
         except NotAllowed as exc:
             raise PermissionDenied(str(exc)) from exc
         except ServiceError as exc:
-            for problems in exc.field_errors.values():
-                for problem in problems:
-                    messages.error(request, problem)
+            _say_errors(request, exc)
         else:
             messages.success(request, _("Seat given to a bot.") if bot else _("The seat waits for its player again."))
         return HttpResponseRedirect(f"{request.path}#match-{match.pk}")
@@ -94,9 +99,7 @@ def _no_show_post(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     except NotAllowed as exc:
         raise PermissionDenied(str(exc)) from exc
     except ServiceError as exc:
-        for problems in exc.field_errors.values():
-            for problem in problems:
-                messages.error(request, problem)
+        _say_errors(request, exc)
     else:
         messages.success(request, _("The no-show rule is saved."))
     return HttpResponseRedirect(f"{request.path}#no-show")
@@ -145,9 +148,7 @@ def _call_time_post(request: HttpRequest, tournament: Tournament) -> HttpRespons
     except StaleVersion:
         messages.error(request, _("The match moved on meanwhile: look again and call time again."))
     except ServiceError as exc:
-        for problems in exc.field_errors.values():
-            for problem in problems:
-                messages.error(request, problem)
+        _say_errors(request, exc)
     else:
         messages.success(request, _("Time called: the match is decided by the levels."))
     return HttpResponseRedirect(f"{request.path}#match-{match.pk}")
@@ -178,9 +179,7 @@ def _director_post(request: HttpRequest, tournament: Tournament) -> HttpResponse
     except NotAllowed as exc:
         raise PermissionDenied(str(exc)) from exc
     except ServiceError as exc:
-        for problems in exc.field_errors.values():
-            for problem in problems:
-                messages.error(request, problem)
+        _say_errors(request, exc)
     else:
         messages.success(request, done)
     return HttpResponseRedirect(f"{request.path}#match-{match.pk}")
