@@ -547,12 +547,14 @@ def _plan(room: Room, hand: Hand | None, seats: list[Seat]) -> tuple[str, int | 
     if seat is None:
         return "", None, 0
     row = seats[seat]
-    others_here = any(s.bot is None and s.connected > 0 for s in seats)  # nobody at the table: it waits
-    if row.bot is not None or row.auto or (row.connected == 0 and others_here):
+    if row.bot is not None or row.auto:
         return "bot", seat, int(settings.ONLINE_BOT_DELAY_MS)
     if room.clock is not None:
         seconds = NAME_TRUMP_SECONDS if kind == "name_trump" else room.clock
         return "clock", seat, seconds * 1000
+    others_here = any(s.bot is None and s.connected > 0 for s in seats)  # nobody at the table: it waits
+    if row.connected == 0 and others_here:  # gone without a clock: a while to come back (a reload), then 托管
+        return "clock", seat, int(settings.ONLINE_ABSENT_SECONDS) * 1000
     return "", None, 0
 
 
@@ -603,8 +605,12 @@ def room_connect(*, code: str, token: str, channel: str, host_token: str = "") -
         seat.channel = channel
         seat.last_seen = timezone.now()
         seat.save(update_fields=["connected", "channel", "last_seen"])
-        if was_absent and room.deadline_kind == "bot" and room.deadline_seat == seat.seat and not seat.auto:
-            _after(room, _seats(room), _current_hand(room), None)  # back in time: the seat's own clock, not a bot
+        absent_wait = room.clock is None and room.deadline_kind == "clock" and room.deadline_seat == seat.seat
+        if was_absent and (seat.auto or absent_wait):
+            # the player is back: no more 托管, and no absent player's wait (a room's clock runs on as it was)
+            seat.auto = False
+            seat.save(update_fields=["auto"])
+            _after(room, _seats(room), _current_hand(room), None)
         elif was_absent:
             transaction.on_commit(lambda: notify(code))  # the others see the seat online again
     return Connected(room, seat.seat, host, replaced)

@@ -204,6 +204,8 @@ CHANNEL_LAYERS = (
 )
 # A bot seat (or 托管) acts this many milliseconds after its turn comes, so people can follow the play.
 ONLINE_BOT_DELAY_MS = env.int("ONLINE_BOT_DELAY_MS", default=700)
+# A disconnected player's turn at a table without a clock waits this long (a reload, a tunnel) before 托管.
+ONLINE_ABSENT_SECONDS = env.int("ONLINE_ABSENT_SECONDS", default=20)
 # Dealing at a visible pace: milliseconds between two rounds of cards (one card to each seat).
 ONLINE_DEAL_INTERVAL_MS = env.int("ONLINE_DEAL_INTERVAL_MS", default=150)
 # Threads an ASGI process runs table sockets and ticks on (each holds a database connection); PostgreSQL

@@ -15,7 +15,7 @@ from gameplay.cards import format_cards
 from gameplay.events import Deal, Declare
 from gameplay.notation import replay
 from online import scheduling, services, tables
-from online.models import Room, RoomAction, RoomHand
+from online.models import Room, RoomAction, RoomHand, Seat
 
 from .helpers import oracle_move
 
@@ -269,9 +269,16 @@ def test_the_next_hand_starts_when_the_last_unready_player_leaves_between_hands(
     assert RoomHand.objects.filter(room=room, number=2).exists()
 
 
-def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot_while_others_stay(ticks: Ticks) -> None:
-    """No clock: the player to act closes the page — a bot plays the turn so the others can go on; with
-    every player gone the table waits for them (no bot plays a whole match for nobody)."""
+def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot_while_others_stay(ticks: Ticks, settings: Any) -> None:
+    """No clock: the player to act closes the page — after ONLINE_ABSENT_SECONDS (time for a reload) a bot
+    plays the turn (托管) so the others can go on; a player back in time keeps the turn, and one back after
+    托管 takes the seat back; with every player gone the table waits for them (no bot plays a whole match for
+    nobody)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.ONLINE_ABSENT_SECONDS = 20
     room, tokens = table("tractor")
     ready_all(room, tokens)
     rng = random.Random(8)
@@ -287,13 +294,27 @@ def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot_while_others_stay(
         oracle_step(room, tokens, rng)
     seat = hand.trick_turn
     assert room.deadline_kind == ""  # no clock: the player takes their time
-    services.room_disconnect(code=room.code, seat=seat, channel=f"test.{room.code}.{seat}")
+    channel = f"test.{room.code}.{seat}"
+    services.room_disconnect(code=room.code, seat=seat, channel=channel)
     room.refresh_from_db()
-    assert room.deadline_kind == "bot" and room.deadline_seat == seat
+    assert room.deadline_kind == "clock" and room.deadline_seat == seat
+    assert room.deadline is not None and room.deadline > timezone.now() + timedelta(seconds=15)
     version = room.version
+    assert not ticks.fire()  # not before the deadline: a reload is not a departure
+    # back in time (a reload): the turn is the player's again, with no clock
+    services.room_connect(code=room.code, token=tokens[seat], channel=channel)
+    room.refresh_from_db()
+    assert room.deadline_kind == "" and room.version == version
+    # gone for good: once the wait has passed a bot plays the turn and the seat is 托管
+    services.room_disconnect(code=room.code, seat=seat, channel=channel)
+    Room.objects.filter(pk=room.pk).update(deadline=timezone.now())
     assert ticks.fire()
     room.refresh_from_db()
     assert room.version == version + 1  # the bot played for the absent seat
+    assert Seat.objects.get(room=room, seat=seat).auto
+    services.room_connect(code=room.code, token=tokens[seat], channel=channel)
+    assert not Seat.objects.get(room=room, seat=seat).auto  # back: no more 托管
+    services.room_disconnect(code=room.code, seat=seat, channel=channel)
     for s in range(4):
         if s != seat:
             services.room_disconnect(code=room.code, seat=s, channel=f"test.{room.code}.{s}")
@@ -312,7 +333,6 @@ def test_sockets_of_a_dead_process_are_taken_back(ticks: Ticks, monkeypatch: pyt
     from django.utils import timezone
 
     from online import presence
-    from online.models import Seat
 
     room, tokens = table("tractor")
     ready_all(room, tokens)
@@ -334,7 +354,7 @@ def test_sockets_of_a_dead_process_are_taken_back(ticks: Ticks, monkeypatch: pyt
     assert presence.forget_gone() == 3
     assert Seat.objects.get(room=room, seat=(seat + 1) % 4).connected == 1
     room.refresh_from_db()
-    assert room.deadline_kind == "bot" and room.deadline_seat == seat  # the others are gone: a bot plays
+    assert room.deadline_kind == "clock" and room.deadline_seat == seat  # the others are gone: 托管 in a while
     monkeypatch.setattr(presence, "_started", False)
     assert presence.process_started() == 1  # a new process (embedded default): the last count goes too
     assert not Seat.objects.filter(room=room, connected__gt=0).exists()

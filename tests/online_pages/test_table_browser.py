@@ -90,6 +90,19 @@ def refused_play(page: Any, db: Path, code: str, seat: int) -> str:
     return str(text)
 
 
+def explain_failure(db: Path, pages: dict[str, Any]) -> None:
+    """On a failure: each page's view and the stored table, printed (pytest shows them) with screenshots."""
+    import sqlite3
+
+    for tag, p in pages.items():
+        p.screenshot(path=str(SHOTS / f"failed-{tag}.png"), full_page=True)
+        print(tag, table(p).evaluate("e => [e.dataset.version, e.dataset.turn, e.dataset.phase, e.dataset.status]"),
+              p.locator(".ot-actions").evaluate("e => e.outerHTML"))
+    with sqlite3.connect(db) as con:
+        print("room", con.execute("select version, status, deadline_kind, deadline_seat from online_room").fetchall())
+        print("seats", con.execute("select seat, ready, bot, connected, auto from online_seat").fetchall())
+
+
 def test_two_phones_and_two_bots_play_a_hand(browser: Any, asgi_server: dict[str, Any]) -> None:
     base, db = asgi_server["base"], asgi_server["db"]
     SHOTS.mkdir(exist_ok=True)
@@ -198,6 +211,9 @@ def test_two_phones_and_two_bots_play_a_hand(browser: Any, asgi_server: dict[str
         en.wait_for_selector("#replay-stepper:not([hidden])")  # the hand stepped through trick by trick
         assert en.locator(".replay-trick").count() >= 9  # 25 tricks but for throws: 100 cards, 4 seats
         assert not errors, errors
+    except BaseException:
+        explain_failure(db, {"zh": zh, "en": en})
+        raise
     finally:
         zh_ctx.close()
         en_ctx.close()
