@@ -24,8 +24,11 @@ of its hand, and play: a lead of its lowest single card, a follow chosen by the 
 ``first_legal_follow`` on its own cards and the trick on the table. Frames stay under the server's 20 a
 second per socket. Each seat thinks before each action: ``--think-ms`` on average, uniformly ±50 % (default
 1500 ms, a fast table: a tractor hand of about 110 actions in under three minutes; 0 acts at once, a closed
-loop in which the latency only measures how many rooms share the CPU). After the time cap no new action is
-sent; in-flight ones are waited for (10 s).
+loop in which the latency only measures how many rooms share the CPU). All tables start together: the
+warm-up (every table readied, dealt, declared and buried at once, a burst no real room sees together) lasts
+until every table has reached its play phase (at most 180 s) and is printed apart; the measured window of
+``--seconds`` follows, every action sent in it counted. After the window no new action is sent; in-flight
+ones are waited for (10 s).
 
 Printed per N: play latency (send → the new state received by all four seats) p50/p95/p99, accepted
 actions per second, server CPU ms per action (``/proc/<pid>/stat``; also PostgreSQL's backends of the
@@ -71,6 +74,8 @@ TICK = os.sysconf("SC_CLK_TCK")
 RATE = 18
 """Frames a socket sends per 1.05 s at most (the server closes a socket sending more than 20 a second)."""
 P95_MS, FLOOR_RATIO = 50.0, 3.0
+WARMUP_CAP = 180.0
+"""Seconds the tables may take to reach their first play phase before the measured window starts anyway."""
 THINK_MS = 1500.0
 """A player's mean thinking time before an action: a fast table (a tractor hand of about 110 actions in under
 three minutes; people take longer, bots at the table wait ONLINE_BOT_DELAY_MS = 700 ms)."""
@@ -238,6 +243,7 @@ class Pending:
     sent: float
     cards: str = ""
     seen: dict[int, float] = field(default_factory=dict)
+    measured: bool = False
 
 
 @dataclass
@@ -261,6 +267,9 @@ class Stats:
         self.states = 0
         self.closed: Counter[str] = Counter()
         self.doubled_answers = 0
+        self.measuring = False
+        """Latencies and accepted actions count only in the measured window (after the warm-up)."""
+        self.actions = 0
 
 
 class Throttle:
@@ -317,6 +326,8 @@ class Table:
         self.ctx: dict[tuple[Any, Any], Any] = {}
         self.rules: Any = None
         self.tasks: list[asyncio.Task[None]] = []
+        self.playing = False
+        """A state of the play phase has reached a seat: the table is past its start (warm-up)."""
 
     async def open(self, seat: int) -> None:
         ws = await connect(self.ports[seat % len(self.ports)], f"/ws/play/{self.plan.code}/")
@@ -369,7 +380,10 @@ class Table:
                 p.seen[seat] = t
                 if len(p.seen) == self.n:
                     self.pending.remove(p)
-                    self.stats.latency.setdefault(p.kind, []).append((max(p.seen.values()) - p.sent) * 1000)
+                    if p.measured:
+                        self.stats.latency.setdefault(p.kind, []).append((max(p.seen.values()) - p.sent) * 1000)
+        if not self.playing and (frame.get("hand") or {}).get("phase") == "play":
+            self.playing = True
         mine = self.outstanding[seat]
         if mine is not None and v > mine.version:
             self.answer(mine, accepted=True)
@@ -383,6 +397,8 @@ class Table:
             self.stats.doubled_answers += 1
             return
         out.accepted, out.error = accepted, error
+        if accepted and p.measured:
+            self.stats.actions += 1
         if accepted and p.kind == "play":
             self.accepted_plays[p.seat].append(p.cards)
             self.retry[p.seat] = 0
@@ -504,6 +520,7 @@ class Table:
                     self.decide(p.seat, state)
             return
         p.sent = time.perf_counter()
+        p.measured = self.stats.measuring
         self.pending.append(p)
         await self.ws[p.seat].send(json.dumps({"type": p.kind, "id": p.ident, "version": p.version, **fields}))
 
@@ -616,6 +633,8 @@ class StepResult:
     state_bytes: float
     hands: int
     notes: list[str]
+    warmup: float = 0.0
+    warm_tables: int = 0
 
 
 async def drive(tables: list[Table], ports: list[int], pids: list[int], db: str, redis: str, seconds: float,
@@ -640,6 +659,16 @@ async def drive(tables: list[Table], ports: list[int], pids: list[int], db: str,
         for e in t.greeted:
             await asyncio.wait_for(e.wait(), max(1.0, limit - time.monotonic()))
     out["rss_connected"] = sum(rss_kib(p) for p in pids)
+    # the warm-up: every table readies, is dealt, declares and buries at once (a burst no real room sees
+    # together); measured from the moment every table is in its play phase
+    begun = time.perf_counter()
+    for t in tables:
+        t.start()
+    cap = time.monotonic() + WARMUP_CAP
+    while time.monotonic() < cap and not all(t.playing for t in tables):
+        await asyncio.sleep(0.05)
+    out["warmup"] = time.perf_counter() - begun
+    out["warm_tables"] = sum(1 for t in tables if t.playing)
     backends = pg_backends(db) if db else []
     rpid = redis_pid(redis) if redis else None
     c0 = [cpu_seconds(p) for p in pids]
@@ -647,9 +676,9 @@ async def drive(tables: list[Table], ports: list[int], pids: list[int], db: str,
     r0 = cpu_seconds(rpid) if rpid else 0.0
     k0 = own_cpu()
     started = time.perf_counter()
-    for t in tables:
-        t.start()
+    stats.measuring = True
     await asyncio.sleep(seconds)
+    stats.measuring = False
     for t in tables:
         t.acting = False
     elapsed = time.perf_counter() - started
@@ -737,7 +766,7 @@ def step(config: str, n: int, args: argparse.Namespace, database_url: str, db: s
             return tables, await drive(tables, ports, [p.pid for p in procs], db, redis, args.seconds,
                                        args.floor_seconds, args.floor_bytes, stats, think)
 
-        tables, out = asyncio.run(main())
+        _tables, out = asyncio.run(main())
     finally:
         for proc in procs:
             stop(proc)
@@ -748,11 +777,11 @@ def step(config: str, n: int, args: argparse.Namespace, database_url: str, db: s
             last = [ln for ln in text.splitlines() if ln.strip()][-1]
             notes.append(f"{text.count('Traceback')} tracebacks in a server's log, the last ending: {last[:160]}")
     plays = stats.latency.get("play", [])
-    actions = sum(1 for t in tables for o in t.outcomes.values() if o.accepted)
+    actions = stats.actions
     return StepResult(config, n, plays, actions, len(plays), out["seconds"], out["cpu_server"], out["cpu_db"],
                       out["cpu_redis"], out["cpu_client"], out["rss_before"], out["rss_connected"], out["rss_after"],
                       lost, doubled + stats.doubled_answers, dict(stats.errors), dict(stats.closed), out["floor"],
-                      out["state_bytes"], hands, notes)
+                      out["state_bytes"], hands, notes, out["warmup"], out["warm_tables"])
 
 
 def line(r: StepResult) -> str:
@@ -765,7 +794,7 @@ def line(r: StepResult) -> str:
             f"RSS/room {(r.rss_after - r.rss_before) / r.rooms:6.0f} KiB (connected "
             f"{(r.rss_connected - r.rss_before) / r.rooms:5.0f})  lost {r.lost} doubled {r.doubled}  "
             f"floor p50 {quantile(r.floor, .5):5.1f} p95 {f95:5.1f} ms (states {r.state_bytes} B)  ratio {p95 / f95:5.1f}×  "
-            f"hands {r.hands}")
+            f"hands {r.hands}  warm-up {r.warmup:5.1f} s ({r.warm_tables}/{r.rooms} tables playing)")
 
 
 def main() -> int:

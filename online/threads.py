@@ -12,13 +12,15 @@ default) has one writer at a time: there the shared thread is kept.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from asgiref.sync import SyncToAsync
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections, connections
 
 __all__ = ["on_table_thread", "shutdown", "table_pool"]
 
@@ -45,14 +47,40 @@ def table_pool() -> ThreadPoolExecutor | None:
         return _pool
 
 
+TRUSTED_SECONDS = 5.0
+"""A table thread's connection that finished a call without a database error this recently is not checked
+again (``CONN_HEALTH_CHECKS`` would otherwise cost a ``SELECT 1`` round trip before every frame)."""
+
+_local = threading.local()
+
+
+class _TableCall(DatabaseSyncToAsync):
+    """Channels' database call (old connections closed before and after) with the health check of a busy
+    connection skipped: a connection a call used cleanly seconds ago is known to work, and one that broke
+    since fails its next statement, which marks it (``errors_occurred``) to be checked and closed then."""
+
+    def thread_handler(self, loop: object, *args: object, **kwargs: object) -> object:
+        close_old_connections()
+        conn = connections["default"]
+        last_ok = getattr(_local, "last_ok", None)
+        if (conn.connection is not None and not conn.errors_occurred and last_ok is not None
+                and time.monotonic() - last_ok < TRUSTED_SECONDS):
+            setattr(conn, "health_check_done", True)  # noqa: B010 (not in the type stubs)
+        try:
+            return SyncToAsync.thread_handler(self, loop, *args, **kwargs)
+        finally:
+            clean = conn.connection is not None and not conn.errors_occurred
+            close_old_connections()
+            _local.last_ok = time.monotonic() if clean and conn.connection is not None else None
+
+
 def on_table_thread(fn: Callable[..., T]) -> Callable[..., Coroutine[object, object, T]]:
     """``fn`` made awaitable on a table thread (old database connections closed before and after, as
-    Channels does for its consumers)."""
+    Channels does for its consumers; a connection used cleanly moments ago is not health-checked again)."""
     pool = table_pool()
     if pool is None:
         return database_sync_to_async(fn)
-    call: Callable[..., Coroutine[object, object, T]] = DatabaseSyncToAsync(fn, thread_sensitive=False,
-                                                                           executor=pool)
+    call: Callable[..., Coroutine[object, object, T]] = _TableCall(fn, thread_sensitive=False, executor=pool)
     return call
 
 

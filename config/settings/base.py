@@ -200,7 +200,7 @@ CHANNEL_LAYERS = (
     {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                  "CONFIG": {"hosts": [{"address": CHANNEL_REDIS_URL, "socket_timeout": 15,
                                        "socket_connect_timeout": 2}], "capacity": 1500, "expiry": 30}}}
-    if CHANNEL_REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    if CHANNEL_REDIS_URL else {"default": {"BACKEND": "online.layers.SweptInMemoryChannelLayer"}}
 )
 # A bot seat (or 托管) acts this many milliseconds after its turn comes, so people can follow the play.
 ONLINE_BOT_DELAY_MS = env.int("ONLINE_BOT_DELAY_MS", default=700)
