@@ -48,7 +48,7 @@ import variants
 from gameplay.config import HandConfig
 from gameplay.errors import GameplayError
 from gameplay.hand import Hand
-from online import fanout, match_state, moves, owners, scheduling, tables
+from online import fanout, match_state, moves, owners, rows, scheduling, tables
 from online.answers import Answer, Connected, Created, Joined, OnlineError
 from online.models import BOT_KINDS, Room, RoomAction, RoomHand, Seat, digest, new_secret
 from safety.validators import validate_display_name
@@ -84,14 +84,14 @@ def _hand_at(room: Room, rh: RoomHand) -> Hand:
 
 
 def _lock(code: str) -> Room:
-    try:
-        return Room.objects.select_for_update().get(code=code)
-    except Room.DoesNotExist:
-        raise OnlineError("bad_message", f"There is no room {code!r}.", f"没有房间 {code!r}。", field="code") from None
+    found = rows.select(Room, '"code" = %s', [code], for_update=True)
+    if not found:
+        raise OnlineError("bad_message", f"There is no room {code!r}.", f"没有房间 {code!r}。", field="code")
+    return found[0]
 
 
 def _seats(room: Room) -> list[Seat]:
-    return list(Seat.objects.filter(room=room).order_by("seat"))
+    return rows.select(Seat, '"room_id" = %s', [room.pk], order='"seat"')
 
 
 def _seat_of(room: Room, token: str, seats: list[Seat] | None = None) -> Seat:
@@ -140,8 +140,8 @@ def _check_running(room: Room) -> None:
 def _store(room: Room, seat: int, action_id: str) -> Answer:
     """Bump the version, store the action id with its answer (the same transaction)."""
     room.version += 1
-    RoomAction.objects.create(room=room, seat=seat, action_id=action_id, version=room.version,
-                              answer={"version": room.version})
+    rows.insert(RoomAction(room=room, seat=seat, action_id=action_id, version=room.version,
+                           answer={"version": room.version}))
     return Answer(room.version)
 
 
@@ -463,7 +463,7 @@ def _room_act(*, code: str, token: str, action: str, action_id: str, version: in
 
 def _append(rh: RoomHand, hand: Hand, before: int) -> None:
     rh.log["events"].extend(e.to_json() for e in hand.log[before:])
-    rh.save(update_fields=["log", "updated_at"])
+    rows.update(rh, ("log", "updated_at"))
 
 
 def _settle_if_over(room: Room, rh: RoomHand, hand: Hand) -> None:
@@ -568,8 +568,8 @@ def _after(room: Room, seats: list[Seat], rh: RoomHand | None, hand: Hand | None
     room.deadline_kind, room.deadline_seat = kind, seat
     room.deadline = timezone.now() + timedelta(milliseconds=delay) if kind else None
     room.deadline_version = room.version if kind else None
-    room.save(update_fields=["version", "status", "match", "paused", "deadline_kind", "deadline_seat", "deadline",
-                             "deadline_version", "updated_at"])
+    rows.update(room, ("version", "status", "match", "paused", "deadline_kind", "deadline_seat", "deadline",
+                       "deadline_version", "updated_at"))
     room_id, version, held = room.pk, room.version, hand
 
     def committed() -> None:

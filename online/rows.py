@@ -1,0 +1,120 @@
+"""The table's hot statements, built once per model and field set instead of once per action.
+
+Every accepted action locks the room, reads its seats, appends to the hand's log, stores the action id and
+saves the room: five statements whose SQL the ORM compiled again each time — more than half of the CPU the
+write path spent at 200 rooms (bench/online.py). Here each statement's SQL is built from the model's
+``_meta`` once per database connection, and its values go through the fields' own conversions
+(``pre_save`` for ``auto_now``, ``get_db_prep_save`` on the way in; the backend's and the field's
+``from_db`` converters on the way out), so a row reads and writes exactly as with ``QuerySet`` and
+``Model.save(update_fields=...)`` (tests/online/test_rows.py compares them). The statements run through
+Django's cursor: database errors are Django's (``IntegrityError`` for a repeated action id), inside the
+caller's transaction. The models have no signals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field, Model
+
+__all__ = ["insert", "select", "update"]
+
+M = TypeVar("M", bound=Model)
+
+_Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
+
+
+def _column(f: Any) -> str:
+    return str(f.column)
+
+
+def _cache(conn: BaseDatabaseWrapper) -> dict[tuple[Any, ...], Any]:
+    found: dict[tuple[Any, ...], Any] | None = getattr(conn, "_online_rows", None)
+    if found is None:
+        found = {}
+        setattr(conn, "_online_rows", found)  # noqa: B010 (one cache per connection: its converters are its own)
+    return found
+
+
+def _reader(conn: BaseDatabaseWrapper, model: type[Model], where: str, order: str,
+            for_update: bool) -> tuple[str, list[str], list[tuple[int, list[_Converter], Any]]]:
+    key = ("select", model, where, order, for_update)
+    cache = _cache(conn)
+    if key not in cache:
+        meta, qn = model._meta, conn.ops.quote_name
+        fields: list[Field[Any, Any]] = list(meta.concrete_fields)
+        columns = ", ".join(qn(_column(f)) for f in fields)
+        sql = f"SELECT {columns} FROM {qn(meta.db_table)} WHERE {where}"
+        if order:
+            sql += f" ORDER BY {order}"
+        if for_update and conn.features.has_select_for_update:
+            sql += " FOR UPDATE"
+        converters = []
+        for i, f in enumerate(fields):
+            col = f.get_col(meta.db_table)
+            found = conn.ops.get_db_converters(col) + f.get_db_converters(conn)
+            if found:
+                converters.append((i, found, col))
+        cache[key] = (sql, [f.attname for f in fields], converters)
+    result: tuple[str, list[str], list[tuple[int, list[_Converter], Any]]] = cache[key]
+    return result
+
+
+def select(model: type[M], where: str, params: Sequence[Any], *, order: str = "",
+           for_update: bool = False) -> list[M]:
+    """``model``'s rows matching ``where`` (SQL over its quoted columns, ``%s`` placeholders), as instances."""
+    conn = connections["default"]
+    sql, names, converters = _reader(conn, model, where, order, for_update)
+    with conn.cursor() as cursor:
+        cursor.execute(sql, list(params))
+        rows = cursor.fetchall()
+    out = []
+    for row in rows:
+        values = list(row)
+        for i, funcs, col in converters:
+            for convert in funcs:
+                values[i] = convert(values[i], col, conn)
+        out.append(model.from_db("default", names, values))
+    return out
+
+
+def update(obj: Model, names: Sequence[str]) -> None:
+    """``obj.save(update_fields=names)`` without the ORM's compiling (``auto_now`` fields are set as there)."""
+    conn = connections["default"]
+    meta = obj._meta
+    key = ("update", type(obj), tuple(names))
+    cache = _cache(conn)
+    fields: list[Field[Any, Any]] = [meta.get_field(n) for n in names]  # type: ignore[misc]
+    if key not in cache:
+        qn = conn.ops.quote_name
+        sets = ", ".join(f"{qn(_column(f))} = %s" for f in fields)
+        cache[key] = f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {qn(_column(meta.pk))} = %s"
+    params = [f.get_db_prep_save(f.pre_save(obj, False), conn) for f in fields]
+    with conn.cursor() as cursor:
+        cursor.execute(cache[key], [*params, obj.pk])
+
+
+def insert(obj: Model) -> None:
+    """``obj.save()`` of a new row (``auto_now_add`` and defaults as there); sets its primary key."""
+    conn = connections["default"]
+    meta = obj._meta
+    pk = meta.pk
+    fields: list[Field[Any, Any]] = [f for f in meta.concrete_fields if f is not pk]
+    key = ("insert", type(obj))
+    cache = _cache(conn)
+    returning = conn.features.can_return_columns_from_insert
+    if key not in cache:
+        qn = conn.ops.quote_name
+        columns = ", ".join(qn(_column(f)) for f in fields)
+        marks = ", ".join(["%s"] * len(fields))
+        sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES ({marks})"
+        cache[key] = sql + (f" RETURNING {qn(_column(pk))}" if returning else "")
+    params = [f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields]
+    with conn.cursor() as cursor:
+        cursor.execute(cache[key], params)
+        obj.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
+    obj._state.adding = False
+    obj._state.db = "default"

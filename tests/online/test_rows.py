@@ -1,0 +1,74 @@
+"""online/rows.py: the table's hot statements read and write rows exactly as the ORM does."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.forms.models import model_to_dict
+from django.utils import timezone
+
+from online import rows, services
+from online.models import Room, RoomAction, RoomHand, Seat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def fields_of(obj: object) -> dict[str, object]:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}  # type: ignore[attr-defined]
+
+
+def a_room() -> Room:
+    created = services.room_create(variant="tractor", seating="choice", options={"hand_limit": 3})
+    code = created.room.code
+    services.room_join(code=code, name="小明", seat=0)
+    room = Room.objects.get(code=code)
+    room.match = {"number": 2, "levels": [3, 5]}
+    room.deadline = timezone.now() + timedelta(seconds=30)
+    room.deadline_kind, room.deadline_seat, room.deadline_version, room.paused = "clock", 1, room.version, True
+    room.save()
+    return room
+
+
+def test_select_reads_each_field_as_the_orm() -> None:
+    room = a_room()
+    with transaction.atomic():
+        mine = rows.select(Room, '"code" = %s', [room.code], for_update=True)
+    assert len(mine) == 1
+    assert fields_of(mine[0]) == fields_of(Room.objects.get(pk=room.pk))
+    assert mine[0].match == {"number": 2, "levels": [3, 5]} and mine[0].paused is True  # JSON and booleans
+    assert not mine[0]._state.adding
+    seats = rows.select(Seat, '"room_id" = %s', [room.pk], order='"seat"')
+    assert [fields_of(s) for s in seats] == [fields_of(s) for s in Seat.objects.filter(room=room).order_by("seat")]
+    assert [s.seat for s in seats] == [0, 1, 2, 3] and seats[0].name == "小明" and seats[1].bot is None
+    assert rows.select(Room, '"code" = %s', ["NOSUCH"]) == []
+
+
+def test_update_writes_the_fields_named_and_auto_now() -> None:
+    room = a_room()
+    before = Room.objects.get(pk=room.pk).updated_at
+    room.version, room.match, room.deadline, room.deadline_version = 7, {"number": 3}, None, None
+    room.deadline_kind = ""
+    room.variant = "not saved"  # a field not named stays as stored
+    rows.update(room, ("version", "match", "deadline", "deadline_version", "deadline_kind", "updated_at"))
+    again = Room.objects.get(pk=room.pk)
+    assert (again.version, again.match, again.deadline, again.deadline_kind) == (7, {"number": 3}, None, "")
+    assert again.variant == "tractor"
+    assert again.updated_at > before and again.updated_at == room.updated_at
+
+
+def test_insert_is_a_create_and_a_repeated_action_id_is_an_integrity_error() -> None:
+    room = a_room()
+    hand = RoomHand.objects.create(room=room, number=1, log={"events": []})
+    action = RoomAction(room=room, seat=0, action_id="a1", version=4, answer={"version": 4})
+    rows.insert(action)
+    assert action.pk is not None and not action._state.adding
+    stored = RoomAction.objects.get(pk=action.pk)
+    assert model_to_dict(stored) == model_to_dict(action) and stored.created_at is not None
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rows.insert(RoomAction(room=room, seat=0, action_id="a1", version=5, answer={"version": 5}))
+    assert RoomAction.objects.filter(room=room).count() == 1
+    hand.log["events"].append({"kind": "x"})
+    rows.update(hand, ("log", "updated_at"))
+    assert RoomHand.objects.get(pk=hand.pk).log == {"events": [{"kind": "x"}]}
