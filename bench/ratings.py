@@ -174,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
     django.setup()
     from django.core.management import call_command
     from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
     from tournaments.models import Match, PlayerRating, RatedMatch, RatingChange, RatingPool
@@ -212,6 +213,12 @@ def run(args: argparse.Namespace) -> int:
           f"floor (one locked one-row write and its commit) p50 {percentiles(floor)[0]:.1f} ms, "
           f"p95 {percentiles(floor)[1]:.1f} ms · over {len(wall)} matches; load average {os.getloadavg()[0]:.1f}")
     p95 = percentiles(cpu)[1]
+    with CaptureQueriesContext(connection) as queries:  # one more, its statements counted (not timed)
+        extra += builder.build(1)
+        built = len(queries.captured_queries)
+        ratings_sync(match_ids=extra[-1:])
+    print(f"statements per incremental update: {len(queries.captured_queries) - built} "
+          f"(BEGIN and COMMIT included)")
     assert RatedMatch.objects.count() == rated + len(extra)
 
     target = RatedMatch.objects.order_by("-played_at", "-match_id")[1000]

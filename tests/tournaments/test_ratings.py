@@ -210,6 +210,80 @@ def test_incremental_figures_equal_a_recompute_of_everything(organizer: Any) -> 
     assert snapshot() == incremental
 
 
+def exact() -> dict[str, Any]:
+    """Every stored figure of the ratings, to the last bit (no rounding), without the rows' ids."""
+    key = ("pool__club_id", "pool__family", "player_id")
+    return {
+        "ratings": sorted(PlayerRating.objects.values_list(*key, "mu", "sigma", "display", "matches", "trend", "recent",
+                                                           "last_at", "last_match"), key=repr),
+        "history": sorted(RatingChange.objects.values_list(*key, "match_id", "played_at", "side", "rank", "mu_before",
+                                                           "sigma_before", "mu_after", "sigma_after", "display_before",
+                                                           "display_after", "matches_after"), key=repr),
+        "pools": sorted(RatingPool.objects.filter(last_at__isnull=False).values_list(
+            "club_id", "family", "last_at", "last_match", "dirty_at"), key=repr),
+        "facts": sorted(RatedMatch.objects.values_list("match_id", "club_id", "family", "played_at", "sides", "ranks",
+                                                       "level_gap"), key=repr),
+    }
+
+
+def test_results_added_one_by_one_equal_a_recompute_exactly(organizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every result here is later than everything rated, so each is added on top of the stored ratings
+    (the incremental update, no recompute queued): partnership matches of a club with options of its own
+    (a margin) and of the site, and red-five tables of the club and of the site. A recompute of everything
+    from the results gives exactly the same figures, bit for bit."""
+    from tournaments.services import ratings as rating_services
+
+    queued: list[int] = []
+    monkeypatch.setattr(rating_services, "queue_recompute", lambda ids: queued.extend(ids))
+    actor = Actor(organizer)
+    club = Club.objects.create(name="上海升级俱乐部", rating_margin=2.0, rating_beta=5.0, rating_tau=0.1)
+    tournaments = [make_tournament(owner=organizer, teams=4, club=club), make_tournament(owner=organizer, teams=4)]
+    for index in range(6):  # the two tournaments' matches one after the other, in turn
+        match = Match.objects.filter(stage__tournament=tournaments[index % 2], status="ready").order_by("pk").first()
+        if match is not None:
+            win_match(match, index % 2, actor)
+    played(organizer, "red-five", club=club)
+    played(organizer, "red-five")
+    assert queued == []  # every result went the incremental way
+    incremental = exact()
+    assert {(c, f) for c, f, *_rest in incremental["pools"]} == {
+        (None, "partnership"), (club.pk, "partnership"), (None, "red-five"), (club.pk, "red-five")}
+    assert len(incremental["facts"]) == 8
+    ratings_rebuild()
+    assert exact() == incremental
+
+
+def test_a_result_later_than_everything_rated_is_added_in_a_few_statements(
+        organizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The incremental update of one finished match (the site's and its club's ladders): a check without
+    a lock, the pools locked, the match's facts and stored facts read, the players' ratings read, and the
+    writes — one statement on PostgreSQL (four on SQLite); its figures are a recompute's."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.conftest import uses_postgres
+    from tournaments.services import ratings as rating_services
+
+    actor = Actor(organizer)
+    club = Club.objects.create(name="Lyon Tractor Club")
+    tournament = make_tournament(owner=organizer, teams=4, club=club)
+    win_match(first_ready(tournament), 0, actor)  # the pools exist, the players are rated
+    sync, held = rating_services.ratings_sync, []
+    monkeypatch.setattr(rating_services, "ratings_sync", lambda *, match_ids: held.extend(match_ids) or [])
+    second = win_match(first_ready(tournament), 1, actor)
+    monkeypatch.undo()
+    assert set(held) == {second.pk} and not RatedMatch.objects.filter(match=second).exists()
+    with CaptureQueriesContext(connection) as queries:
+        assert sync(match_ids=held) == []
+    statements = [q["sql"] for q in queries.captured_queries
+                  if q["sql"].split()[0].upper() not in ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")]
+    assert len(statements) == (5 if uses_postgres() else 8), statements
+    assert RatingChange.objects.filter(match=second).count() == 8  # four players, two ladders
+    incremental = exact()
+    ratings_rebuild()
+    assert exact() == incremental
+
+
 def test_the_rating_arithmetic_doctests() -> None:
     import doctest
 

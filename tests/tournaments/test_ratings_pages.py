@@ -169,6 +169,44 @@ def test_the_api_gives_the_ladder_by_club_and_family_and_a_players_history(clien
     assert all(row["match"] is not None for row in history["history"])
 
 
+def test_the_api_ladder_filters_by_club(client: Client) -> None:
+    """``?club=<id>`` gives that club's ladder only (its tournaments' players, rated with its options),
+    not the site's; a value that is not a club id, an unknown club or one whose ladder is not public (to
+    a visitor) is a 400 naming ``club``; staff see a hidden club's ladder."""
+    paris = Club.objects.create(name="Paris Tractor Club", rating_sigma=6.0)
+    lyon = Club.objects.create(name="Lyon Tractor Club", is_public=False)
+    owner = UserFactory()
+    for club in (paris, lyon, None):
+        league(owner, club=club, weeks=1)
+
+    def ladder(query: str, who: Client = client) -> dict[int, int]:
+        body = who.get(f"/api/v1/ratings/{query}").json()
+        assert body["count"] == len(body["results"]), body
+        return {row["player"]["id"]: row["rating"] for row in body["results"]}
+
+    def players(club: Club | None) -> set[int]:
+        rows = PlayerRating.objects.filter(pool__family="partnership")
+        rows = rows.filter(pool__club=club) if club else rows.filter(pool__club__isnull=True)
+        return set(rows.values_list("player_id", flat=True))
+
+    site, in_paris = ladder(""), ladder(f"?club={paris.pk}")
+    assert len(site) == 24 and set(site) == players(None)
+    assert len(in_paris) == 8 and set(in_paris) == players(paris) < set(site)
+    assert in_paris != {p: site[p] for p in in_paris}  # the club's own options (σ₀ = 6): its own figures
+    assert ladder(f"?club={paris.pk}&family=red-five") == {}
+    for bad in ("abc", "-1", "1.5", "²", str(lyon.pk), "999999999", str(2**63)):
+        answer = client.get("/api/v1/ratings/", {"club": bad})
+        assert answer.status_code == 400 and "club" in answer.json()["errors"], (bad, answer.content)
+        history = client.get(f"/api/v1/ratings/players/{next(iter(in_paris))}/", {"club": bad})
+        assert history.status_code == 400 and "club" in history.json()["errors"], (bad, history.content)
+    chinese = client.get("/api/v1/ratings/?club=x", HTTP_ACCEPT_LANGUAGE="zh-hans").json()["errors"]["club"]
+    assert "俱乐部" in str(chinese)
+    staff = Client()
+    staff.force_login(UserFactory(username="ladder-staff", is_staff=True))
+    assert set(ladder(f"?club={lyon.pk}", staff)) == players(lyon)
+    assert not set(ladder(f"?club={lyon.pk}", staff)) & set(in_paris)
+
+
 def test_seeding_by_rating_uses_the_ratings_and_the_hand_typed_value_for_the_unrated(organizer: Any) -> None:
     """The champions of two weeks, entered again under new team names, are seeded above a team whose
     hand-typed rating is higher; an unrated team keeps its hand-typed rating."""

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, viewsets
@@ -16,18 +15,31 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.apis.common import query_id
+from tournaments.apis.common import MAX_ID
 from tournaments.models import Club, PlayerRating, RatingFamily
 from tournaments.selectors import ratings as rating_reads
 
 FAMILY_PARAM = OpenApiParameter("family", str, enum=list(RatingFamily.values),
                                 description="variant family (default `partnership`: tractor and chaodi)")
-CLUB_PARAM = OpenApiParameter("club", int, description="a club's ladder (default: the whole site)")
+CLUB_PARAM = OpenApiParameter(
+    "club", int, description="a club's ladder: the club's id, as in the ratings pages' `/ratings/clubs/<id>/` "
+                             "(default: the whole site). Not a whole number, or no club whose ladder you may "
+                             "see: 400 naming `club`")
 
 
 def _club(request: Request) -> Club | None:
-    club = query_id(request.query_params.get("club"), "club")
-    return None if club is None else get_object_or_404(rating_reads.clubs_visible(request.user), pk=club)
+    """The club of the ``club`` parameter (its id), or None for the site's ladder; a value that is not a
+    whole number, or names no club whose ladder the visitor may see (unknown and hidden look alike), is
+    a 400 naming ``club``."""
+    value = request.query_params.get("club")
+    if value is None or value == "":
+        return None
+    if not (value.isascii() and value.isdigit() and int(value) <= MAX_ID):
+        raise serializers.ValidationError({"club": [_("Must be the id of a club (a whole number).")]})
+    club = rating_reads.clubs_visible(request.user).filter(pk=int(value)).first()
+    if club is None:
+        raise serializers.ValidationError({"club": [_("No club with this id has a ladder you may see.")]})
+    return club
 
 
 def _family(request: Request) -> str:

@@ -115,65 +115,102 @@ def table_name(model: type[models.Model]) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
+def db_time(value: Any) -> Any:
+    """A datetime read by a hand-written statement as the ORM would give it (SQLite answers text or a
+    naive datetime; its backend's converter makes the aware datetime; PostgreSQL's is already one)."""
+    if connection.vendor != "sqlite" or value is None:
+        return value
+    return connection.ops.convert_datetimefield_value(value, None, connection)  # type: ignore[attr-defined]
+
+
+def db_json(value: Any) -> Any:
+    """A JSON value read by a hand-written statement (SQLite answers text; PostgreSQL the value)."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+STORED_FIELDS = ("club_id", "family", "played_at", "sides", "ranks", "level_gap")
+
+
 def _match_rows(ids: Sequence[int]) -> list[dict[str, Any]]:
-    """:data:`MATCH_FIELDS` and ``award`` (the latest award's kind) of the finished, confirmed matches
-    among ``ids``: the incremental update's hot path, one hand-written statement (building the ORM's
-    seven-table query cost more than running it)."""
+    """Every match among ``ids``: :data:`MATCH_FIELDS`, ``final`` (finished and confirmed), ``award``
+    (the latest award's kind), ``seats`` (an individual table's players in seat order) and ``stored``
+    (its :class:`RatedMatch` row as a :class:`Fact`, or None). The incremental update's hot path: one
+    hand-written statement (building the ORM's queries cost more than running them)."""
     if not ids:
         return []
+    concat = "string_agg" if connection.vendor == "postgresql" else "group_concat"
+    entry, team = table_name(Entry), table_name(Team)
+
+    def side(n: int) -> str:  # scalar subqueries by primary key: a join of four more tables took PostgreSQL
+        # longer to plan than to run (planned anew each time: the parameters are bound client-side)
+        players = [f"(SELECT a.{c} FROM {entry} e JOIN {team} a ON a.id = e.team_id WHERE e.id = m.entry{n}_id)"
+                   for c in ("player1_id", "player2_id")]
+        return ", ".join([*players, f"(SELECT e.player_id FROM {entry} e WHERE e.id = m.entry{n}_id)"])
     sql = f"""
         SELECT m.id, m.finished_at, m.confirmed_at, m.winner_side, m.is_draw, m.state, t.variant, t.club_id,
-               t.rate_awarded, a0.player1_id, a0.player2_id, e0.player_id, a1.player1_id, a1.player2_id,
-               e1.player_id,
+               t.rate_awarded, {side(0)}, {side(1)},
                (SELECT j.kind FROM {table_name(Adjustment)} j WHERE j.match_id = m.id AND j.kind IN (%s, %s)
-                ORDER BY j.created_at DESC, j.id DESC LIMIT 1)
+                ORDER BY j.created_at DESC, j.id DESC LIMIT 1),
+               CASE WHEN m.status = %s AND m.confirmed_at IS NOT NULL THEN 1 ELSE 0 END,
+               (SELECT {concat}(CAST(z.seat AS TEXT) || ':' || COALESCE(
+                    (SELECT CAST(e.player_id AS TEXT) FROM {entry} e WHERE e.id = z.entry_id), ''), ',')
+                FROM {table_name(TableSeat)} z WHERE z.match_id = m.id),
+               r.match_id, r.club_id, r.family, r.played_at, r.sides, r.ranks, r.level_gap
         FROM {table_name(Match)} m
         JOIN {table_name(Stage)} s ON s.id = m.stage_id
         JOIN {table_name(Tournament)} t ON t.id = s.tournament_id
-        LEFT JOIN {table_name(Entry)} e0 ON e0.id = m.entry0_id LEFT JOIN {table_name(Team)} a0 ON a0.id = e0.team_id
-        LEFT JOIN {table_name(Entry)} e1 ON e1.id = m.entry1_id LEFT JOIN {table_name(Team)} a1 ON a1.id = e1.team_id
-        WHERE m.status = %s AND m.confirmed_at IS NOT NULL AND m.id IN ({", ".join(["%s"] * len(ids))})"""
+        LEFT JOIN {table_name(RatedMatch)} r ON r.match_id = m.id
+        WHERE m.id IN ({", ".join(["%s"] * len(ids))})"""
     params: list[str | int] = [str(Adjustment.Kind.AWARDED), str(Adjustment.Kind.FORFEIT), str(Match.Status.FINISHED),
                                *ids]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
-    # SQLite answers text; its backend's converter makes the aware datetime the ORM would (PostgreSQL: as is)
-    times = getattr(connection.ops, "convert_datetimefield_value", None) if connection.vendor == "sqlite" else None
     rows = []
+    width = len(MATCH_FIELDS) + 3
     for values in found:
-        row = dict(zip((*MATCH_FIELDS, "award"), values, strict=True))
-        row["state"] = json.loads(row["state"]) if isinstance(row["state"], str | bytes) else row["state"]
-        if times is not None:
-            for name in ("finished_at", "confirmed_at"):
-                row[name] = times(row[name], None, connection)
+        row = dict(zip((*MATCH_FIELDS, "award", "final", "seats"), values[:width], strict=True))
+        row["state"] = db_json(row["state"])
+        row["finished_at"], row["confirmed_at"] = db_time(row["finished_at"]), db_time(row["confirmed_at"])
         row["is_draw"], row["stage__tournament__rate_awarded"] = bool(row["is_draw"]), bool(
             row["stage__tournament__rate_awarded"])
+        seats = sorted((int(seat), int(player) if player else None) for seat, _colon, player in
+                       (item.partition(":") for item in (row["seats"] or "").split(",") if item))
+        row["seats"] = [player for _seat, player in seats]
+        stored = values[width:]
+        row["stored"] = None if stored[0] is None else Fact.of_row(
+            {"match_id": stored[0], **dict(zip(STORED_FIELDS, stored[1:], strict=True)),
+             "played_at": db_time(stored[3]), "sides": db_json(stored[4]), "ranks": db_json(stored[5])})
         rows.append(row)
     return rows
+
+
+def facts_now_and_stored(match_ids: Sequence[int]) -> tuple[dict[int, Fact], dict[int, Fact]]:
+    """The facts of ``match_ids`` derived from their stored results now, and their stored
+    :class:`RatedMatch` facts: one statement."""
+    rows = _match_rows(sorted(set(match_ids)))
+    derived = {}
+    for row in rows:
+        fact = _fact_of(row, row["award"], row["seats"]) if row["final"] else None
+        if fact is not None:
+            derived[fact.match_id] = fact
+    return derived, {row["pk"]: row["stored"] for row in rows if row["stored"] is not None}
 
 
 def derive_facts(match_ids: Iterable[int] | None = None) -> dict[int, Fact]:
     """The facts of the rated matches among ``match_ids`` (None: every match), from the stored results
     in a handful of queries (matches, awards, and the seats of individual tables)."""
+    if match_ids is not None:
+        return facts_now_and_stored(sorted(set(match_ids)))[0]
     matches = Match.objects.filter(status=Match.Status.FINISHED, confirmed_at__isnull=False)
+    awards: dict[int, str] = {}
+    rows: Iterable[dict[str, Any]] = matches.values(*MATCH_FIELDS).iterator(chunk_size=BATCH)
     awards_qs = Adjustment.objects.filter(kind__in=[Adjustment.Kind.AWARDED, Adjustment.Kind.FORFEIT],
                                           match__isnull=False)
-    seats_qs = TableSeat.objects.all()
-    awards: dict[int, str] = {}
-    if match_ids is None:
-        rows: Iterable[dict[str, Any]] = matches.values(*MATCH_FIELDS).iterator(chunk_size=BATCH)
-        for match_id, kind in awards_qs.order_by("created_at", "id").values_list("match_id", "kind"):
-            awards[match_id] = kind  # the latest decision stands (as the match's result takes it)
-    else:
-        rows = _match_rows(sorted(set(match_ids)))
-        if not rows:
-            return {}
-        awards = {r["pk"]: r["award"] for r in rows if r["award"]}
-        tables = [r["pk"] for r in rows if family_of(r["stage__tournament__variant"]) != RatingFamily.PARTNERSHIP]
-        seats_qs = seats_qs.filter(match_id__in=tables) if tables else TableSeat.objects.none()
+    for match_id, kind in awards_qs.order_by("created_at", "id").values_list("match_id", "kind"):
+        awards[match_id] = kind  # the latest decision stands (as the match's result takes it)
     seats: dict[int, list[tuple[int, int | None]]] = {}
-    for match_id, seat, player_id in seats_qs.values_list("match_id", "seat", "entry__player_id"):
+    for match_id, seat, player_id in TableSeat.objects.values_list("match_id", "seat", "entry__player_id"):
         seats.setdefault(match_id, []).append((seat, player_id))
     facts = {}
     for row in rows:

@@ -73,21 +73,75 @@ def change_values(pool: RatingPool, changes: Iterable[Change]) -> Iterable[tuple
 RATING_FIELDS = ["mu", "sigma", "display", "matches", "trend", "recent", "last_at", "last_match"]
 
 
-def upsert_ratings(rows: Sequence[PlayerRating]) -> None:
-    """Insert or update the pools' ratings of ``rows`` (unique per pool and player), 200 a statement:
-    ``INSERT … ON CONFLICT DO UPDATE`` (PostgreSQL, SQLite ≥ 3.24), written out because the ORM's own
-    (``bulk_create(update_conflicts=True)``) cost a third of an incremental update to build."""
+class Statements:
+    """Writes gathered to run together: on PostgreSQL as one statement (the first ones as data-modifying
+    ``WITH`` clauses of the last: one round trip, and the writes of one update go or fail together),
+    elsewhere one after the other. Each must write a table of its own (one statement sees no other's
+    changes)."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[str, list[Any]]] = []
+
+    def add(self, sql: str, params: Sequence[Any]) -> None:
+        self.parts.append((sql, list(params)))
+
+    def run(self) -> None:
+        if not self.parts:
+            return
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                *first, (last, _params) = self.parts
+                cursor.execute("WITH " + ", ".join(f"w{i} AS ({sql})" for i, (sql, _p) in enumerate(first)) + " "
+                               + last if first else last, [v for _sql, params in self.parts for v in params])
+            else:
+                for sql, params in self.parts:
+                    cursor.execute(sql, params)
+        self.parts = []
+
+
+def insert_small(model: type[models.Model], columns: Sequence[str], rows: Sequence[Sequence[Any]],
+                 json_columns: Sequence[int] = ()) -> tuple[str, list[Any]]:
+    """One multi-row ``INSERT`` of a few ``rows`` (plain values, as :func:`insert_rows`), to run or add to
+    :class:`Statements`."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(str(cast(models.Field, model._meta.get_field(c)).column))
+                      for c in columns)
+    dumped, time = set(json_columns), connection.ops.adapt_datetimefield_value
+    one = f"({', '.join(['%s'] * len(columns))})"
+    return (f"INSERT INTO {table} ({names}) VALUES {', '.join([one] * len(rows))}",
+            [json.dumps(v) if i in dumped else time(v) if isinstance(v, dt.datetime) else v
+             for row in rows for i, v in enumerate(row)])
+
+
+def upsert_statement(rows: Sequence[PlayerRating]) -> tuple[str, list[Any]]:
+    """``INSERT … ON CONFLICT DO UPDATE`` of the pools' ratings of ``rows`` (unique per pool and player;
+    PostgreSQL, SQLite ≥ 3.24), written out because the ORM's own (``bulk_create(update_conflicts=True)``)
+    cost a third of an incremental update to build."""
     columns = ["pool_id", "player_id", *RATING_FIELDS]  # the columns are named as the fields
     quote = connection.ops.quote_name
     one = f"({', '.join(['%s'] * len(columns))})"
     updates = ", ".join(f"{quote(c)} = excluded.{quote(c)}" for c in columns[2:])
     time = connection.ops.adapt_datetimefield_value
+    return (f"INSERT INTO {table_name(PlayerRating)} ({', '.join(quote(c) for c in columns)}) "
+            f"VALUES {', '.join([one] * len(rows))} "
+            f"ON CONFLICT ({quote('pool_id')}, {quote('player_id')}) DO UPDATE SET {updates}",
+            [v for r in rows for v in (r.pool_id, r.player_id, r.mu, r.sigma, r.display, r.matches, r.trend,
+                                       json.dumps(r.recent), time(r.last_at), r.last_match)])
+
+
+def upsert_ratings(rows: Sequence[PlayerRating]) -> None:
+    """Insert or update the pools' ratings of ``rows`` (:func:`upsert_statement`), 200 a statement."""
     with connection.cursor() as cursor:
         for start in range(0, len(rows), 200):
-            batch = rows[start:start + 200]
-            cursor.execute(
-                f"INSERT INTO {table_name(PlayerRating)} ({', '.join(quote(c) for c in columns)}) "
-                f"VALUES {', '.join([one] * len(batch))} "
-                f"ON CONFLICT ({quote('pool_id')}, {quote('player_id')}) DO UPDATE SET {updates}",
-                [v for r in batch for v in (r.pool_id, r.player_id, r.mu, r.sigma, r.display, r.matches, r.trend,
-                                            json.dumps(r.recent), time(r.last_at), r.last_match)])
+            cursor.execute(*upsert_statement(rows[start:start + 200]))
+
+
+def pools_marked_statement(marks: Sequence[tuple[RatingPool, dt.datetime, int]], now: dt.datetime,
+                           ) -> tuple[str, list[Any]]:
+    """One ``UPDATE`` of the pools' latest rated match (``marks``: pool, time, match id) and ``computed_at``."""
+    time = connection.ops.adapt_datetimefield_value
+    cases = " ".join(["WHEN %s THEN %s"] * len(marks))
+    return (f"UPDATE {table_name(RatingPool)} SET last_at = CASE id {cases} END, last_match = CASE id {cases} END, "
+            f"computed_at = %s WHERE id IN ({', '.join(['%s'] * len(marks))})",
+            [*(v for pool, at, _m in marks for v in (pool.pk, time(at))),
+             *(v for pool, _at, match in marks for v in (pool.pk, match)), time(now), *(pool.pk for pool, *_x in marks)])

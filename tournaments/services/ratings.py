@@ -39,13 +39,34 @@ from tournaments.formats.ratings import (
     Skill,
     skill_from_history,
 )
-from tournaments.models import Club, Match, PlayerRating, RatedMatch, RatingChange, RatingFamily, RatingPool
-from tournaments.services.rating_facts import Fact, derive_facts
+from tournaments.models import (
+    Club,
+    Match,
+    PlayerRating,
+    RatedMatch,
+    RatingChange,
+    RatingFamily,
+    RatingPool,
+    Stage,
+    Tournament,
+)
+from tournaments.services.rating_facts import (
+    Fact,
+    db_json,
+    db_time,
+    derive_facts,
+    facts_now_and_stored,
+    table_name,
+)
 from tournaments.services.rating_store import (
     CHANGE_COLUMNS,
+    Statements,
     change_values,
     insert_rows,
+    insert_small,
+    pools_marked_statement,
     upsert_ratings,
+    upsert_statement,
 )
 
 logger = logging.getLogger(__name__)
@@ -109,14 +130,35 @@ def pools_locked(keys: Iterable[tuple[int | None, str]],
     return {**held, **found}
 
 
+POOL_COLUMNS = ("id", "club_id", "family", "dirty_at", "dirty_match", "last_at", "last_match", "computed_at")
+CLUB_COLUMNS = ("name", "is_public", "rating_mu", "rating_sigma", "rating_beta", "rating_tau", "rating_margin")
+
+
 def _pools_of_matches_locked(match_ids: Sequence[int]) -> dict[tuple[int | None, str], RatingPool]:
     """Every site pool and the pools of the clubs that ``match_ids`` count for (their tournaments' clubs
-    now, and the clubs of their stored facts), locked in one statement in the order of their ids."""
-    clubs = (Q(club_id__in=Match.objects.filter(pk__in=match_ids).values("stage__tournament__club_id"))
-             | Q(club_id__in=RatedMatch.objects.filter(match_id__in=match_ids).values("club_id")))
-    rows = (RatingPool.objects.filter(Q(club__isnull=True) | clubs).select_related("club")
-            .select_for_update(of=("self",)).order_by("pk"))
-    found = {(p.club_id, p.family): p for p in rows}
+    now, and the clubs of their stored facts), with their clubs, locked in one hand-written statement
+    in the order of their ids (the incremental update's hot path: the ORM's query cost more to build)."""
+    marks = ", ".join(["%s"] * len(match_ids))
+    lock = " FOR UPDATE OF p" if connection.features.has_select_for_update_of else ""
+    sql = f"""
+        SELECT {", ".join(f"p.{c}" for c in POOL_COLUMNS)}, {", ".join(f"c.{c}" for c in CLUB_COLUMNS)}
+        FROM {table_name(RatingPool)} p LEFT JOIN {table_name(Club)} c ON c.id = p.club_id
+        WHERE p.club_id IS NULL
+           OR p.club_id IN (SELECT t.club_id FROM {table_name(Match)} m
+                            JOIN {table_name(Stage)} s ON s.id = m.stage_id
+                            JOIN {table_name(Tournament)} t ON t.id = s.tournament_id WHERE m.id IN ({marks}))
+           OR p.club_id IN (SELECT r.club_id FROM {table_name(RatedMatch)} r WHERE r.match_id IN ({marks}))
+        ORDER BY p.id{lock}"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*match_ids, *match_ids])
+        found = {}
+        for values in cursor.fetchall():
+            pool = RatingPool(**dict(zip(POOL_COLUMNS, values, strict=False)))
+            pool.dirty_at, pool.last_at, pool.computed_at = (db_time(pool.dirty_at), db_time(pool.last_at),
+                                                             db_time(pool.computed_at))
+            if pool.club_id is not None:
+                pool.club = Club(id=pool.club_id, **dict(zip(CLUB_COLUMNS, values[len(POOL_COLUMNS):], strict=True)))
+            found[(pool.club_id, pool.family)] = pool
     if all((None, family) in found for family in RatingFamily.values):
         return found
     return pools_locked([(None, family) for family in RatingFamily.values], held=found)
@@ -167,35 +209,45 @@ def store_ratings(pool: RatingPool, ledger: Ledger, last: Mapping[int, tuple[dt.
         PlayerRating.objects.filter(pk__in=gone[start:start + 500]).delete()
 
 
-def pools_append(appends: Sequence[tuple[RatingPool, Sequence[Fact]]]) -> None:
+def _stored_skills(appends: Sequence[tuple[RatingPool, Sequence[Fact]]]) -> dict[tuple[int, int], Skill]:
+    """The stored skills of the players of each pool's facts, by (pool id, player): one statement."""
+    pools = sorted({pool.pk for pool, _facts in appends})
+    players = sorted({p for _pool, facts in appends for f in facts for side in f.sides for p in side})
+    sql = (f"SELECT pool_id, player_id, mu, sigma, matches, recent FROM {table_name(PlayerRating)} "
+           f"WHERE pool_id IN ({', '.join(['%s'] * len(pools))}) AND player_id IN ({', '.join(['%s'] * len(players))})")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*pools, *players])
+        return {(pool, player): Skill(mu, sigma, matches, tuple(int(d) for d in db_json(recent)))
+                for pool, player, mu, sigma, matches, recent in cursor.fetchall()}
+
+
+def pools_append(appends: Sequence[tuple[RatingPool, Sequence[Fact]]], writes: Statements | None = None) -> None:
     """The incremental update: rate each pool's ``facts`` (all later than everything the pool has rated)
-    on top of the stored ratings of their players — a few statements for all the pools together."""
-    wanted = {(pool.pk, p) for pool, facts in appends for fact in facts for side in fact.sides for p in side}
-    which = Q(pk__in=[])
-    for pool, facts in appends:
-        which |= Q(pool=pool, player_id__in=sorted({p for f in facts for side in f.sides for p in side}))
-    stored = {(r.pool_id, r.player_id): r for r in PlayerRating.objects.filter(which)}
+    on top of the stored ratings of their players — one read, and the writes (the history rows, the
+    ratings' upsert, the pools' latest match; after ``writes`` already gathered) in one statement on
+    PostgreSQL."""
+    stored = _stored_skills(appends)
     history: list[tuple[Any, ...]] = []
     upsert = []
     for pool, facts in appends:
-        mine = {player: row for (pool_id, player), row in stored.items() if pool_id == pool.pk}
-        ledger = Ledger(pool_options(pool), {p: skill_of(r) for p, r in mine.items()})
+        ledger = Ledger(pool_options(pool), {p: skill for (pool_id, p), skill in stored.items() if pool_id == pool.pk})
         last: dict[int, tuple[dt.datetime, int]] = {}
         for fact in sorted(facts, key=lambda f: f.key):
             history.extend(change_values(pool, ledger.play(fact.game())))
             last.update(dict.fromkeys((p for side in fact.sides for p in side), fact.key))
         upsert += [_set_rating(PlayerRating(pool=pool, player_id=p), skill, last[p])
-                   for (pool_id, p) in sorted(wanted) if pool_id == pool.pk and (skill := ledger.skill(p))]
-    insert_rows(RatingChange, CHANGE_COLUMNS, history)
-    upsert_ratings(upsert)
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
+                   for p in sorted(last) if (skill := ledger.skill(p))]
+    writes = writes or Statements()
+    for start in range(0, len(history), 400):
+        writes.add(*insert_small(RatingChange, CHANGE_COLUMNS, history[start:start + 400]))
+    for start in range(0, len(upsert), 200):
+        writes.add(*upsert_statement(upsert[start:start + 200]))
     marks = []
     for pool, facts in appends:
         pool.last_at, pool.last_match = max(f.key for f in facts)
-        marks.append((connection.ops.adapt_datetimefield_value(pool.last_at), pool.last_match, now, pool.pk))
-    table = connection.ops.quote_name(RatingPool._meta.db_table)
-    with connection.cursor() as cursor:  # one statement for all the pools (pipelined on PostgreSQL)
-        cursor.executemany(f"UPDATE {table} SET last_at = %s, last_match = %s, computed_at = %s WHERE id = %s", marks)
+        marks.append((pool, pool.last_at, pool.last_match))
+    writes.add(*pools_marked_statement(marks, timezone.now()))
+    writes.run()
 
 
 def _history_before(pool: RatingPool, players_qs: Any, at: dt.datetime, match_id: int,
@@ -291,29 +343,42 @@ def queue_recompute(pool_ids: Iterable[int]) -> None:
 # --------------------------------------------------------------------------- the services
 
 
-def _changed_facts(match_ids: Sequence[int]) -> list[tuple[Fact | None, Fact | None]]:
+RATED_COLUMNS = ("match", "club", "family", "played_at", "sides", "ranks", "level_gap")
+
+
+def _rated_values(fact: Fact) -> tuple[Any, ...]:
+    return (fact.match_id, fact.club_id, fact.family, fact.played_at, [list(x) for x in fact.sides],
+            list(fact.ranks), fact.level_gap)
+
+
+def _changed_facts(match_ids: Sequence[int], writes: Statements) -> list[tuple[Fact | None, Fact | None]]:
     """(stored, derived now) for each of ``match_ids`` whose rated facts changed; the stored rows are
-    rewritten to the derived facts."""
-    derived = derive_facts(match_ids)
-    stored = {r["match_id"]: Fact.of_row(r) for r in RatedMatch.objects.filter(match_id__in=match_ids).values(
-        "match_id", "club_id", "family", "played_at", "sides", "ranks", "level_gap")}
+    rewritten to the derived facts (new rows: added to ``writes``)."""
+    derived, stored = facts_now_and_stored(match_ids)
     pairs = [(stored.get(m), derived.get(m)) for m in match_ids if stored.get(m) != derived.get(m)]
     gone = [old.match_id for old, new in pairs if old is not None and new is None]
-    RatedMatch.objects.filter(match_id__in=gone).delete()
+    if gone:
+        RatedMatch.objects.filter(match_id__in=gone).delete()
     for old, new in pairs:
         if new is not None and old is not None:
             RatedMatch.objects.filter(match_id=new.match_id).update(
                 club_id=new.club_id, family=new.family, played_at=new.played_at, sides=[list(s) for s in new.sides],
                 ranks=list(new.ranks), level_gap=new.level_gap)
-    RatedMatch.objects.bulk_create([new.row() for old, new in pairs if new is not None and old is None])
+    added = [_rated_values(new) for old, new in pairs if new is not None and old is None]
+    for start in range(0, len(added), 200):
+        writes.add(*insert_small(RatedMatch, RATED_COLUMNS, added[start:start + 200], json_columns=(4, 5)))
     return pairs
 
 
 def _may_count(match_ids: Sequence[int]) -> bool:
     """Whether any of ``match_ids`` has a final result or was rated: one query, no lock — most writes
     (a hand of a match still in play) stop here."""
-    final = Match.objects.filter(pk__in=match_ids, status=Match.Status.FINISHED, confirmed_at__isnull=False)
-    return final.values("pk").union(RatedMatch.objects.filter(match_id__in=match_ids).values("match_id")).exists()
+    marks = ", ".join(["%s"] * len(match_ids))
+    sql = (f"SELECT 1 FROM {table_name(Match)} WHERE id IN ({marks}) AND status = %s AND confirmed_at IS NOT NULL "
+           f"UNION ALL SELECT 1 FROM {table_name(RatedMatch)} WHERE match_id IN ({marks}) LIMIT 1")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*match_ids, str(Match.Status.FINISHED), *match_ids])
+        return cursor.fetchone() is not None
 
 
 def ratings_sync(*, match_ids: Iterable[int]) -> list[int]:
@@ -325,7 +390,8 @@ def ratings_sync(*, match_ids: Iterable[int]) -> list[int]:
         return []
     with transaction.atomic():
         held = _pools_of_matches_locked(ids)  # the site pools (one writer at a time) and the clubs' concerned
-        pairs = _changed_facts(ids)
+        writes = Statements()  # the new facts' rows: written with the ratings (one statement on PostgreSQL)
+        pairs = _changed_facts(ids, writes)
         if not pairs:
             return []
         by_pool: dict[tuple[int | None, str], list[tuple[Fact | None, Fact | None]]] = {}
@@ -351,7 +417,8 @@ def ratings_sync(*, match_ids: Iterable[int]) -> list[int]:
             _mark_dirty(pool, min(f.key for pair in mine for f in pair if f is not None))
             dirty.append(pool.pk)
         if appends:
-            pools_append(appends)
+            pools_append(appends, writes)
+        writes.run()
         queue_recompute(dirty)
         return dirty
 
