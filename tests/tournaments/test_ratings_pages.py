@@ -197,8 +197,11 @@ def test_the_api_ladder_filters_by_club(client: Client) -> None:
     for bad in ("abc", "-1", "1.5", "²", str(lyon.pk), "999999999", str(2**63)):
         answer = client.get("/api/v1/ratings/", {"club": bad})
         assert answer.status_code == 400 and "club" in answer.json()["errors"], (bad, answer.content)
+        assert answer.json()["detail"], answer.content  # every 4xx says why (tests/proof/test_fuzz_api.py)
         history = client.get(f"/api/v1/ratings/players/{next(iter(in_paris))}/", {"club": bad})
         assert history.status_code == 400 and "club" in history.json()["errors"], (bad, history.content)
+    for odd in ("²", "٣", str(2**63)):  # digits that are not ASCII, an id too big: no such player, not a 500
+        assert client.get(f"/api/v1/ratings/players/{odd}/").status_code == 404
     chinese = client.get("/api/v1/ratings/?club=x", HTTP_ACCEPT_LANGUAGE="zh-hans").json()["errors"]["club"]
     assert "俱乐部" in str(chinese)
     staff = Client()

@@ -114,7 +114,7 @@ class PlayerRatingHistoryView(APIView):
 
     @extend_schema(parameters=[FAMILY_PARAM, CLUB_PARAM], responses={200: HistorySerializer})
     def get(self, request: Request, pk: str) -> Response:
-        if not str(pk).isdigit():
+        if not (str(pk).isascii() and str(pk).isdigit() and int(str(pk)) <= MAX_ID):
             raise Http404
         player = rating_reads.players_shown(request.user).filter(pk=int(pk)).first()
         if player is None:
