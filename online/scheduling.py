@@ -29,7 +29,8 @@ from django.utils import timezone
 
 from online.threads import on_table_thread
 
-__all__ = ["rearm", "remember_loop", "run_tick", "schedule", "seat_group", "set_ticker", "sweep", "watch_group"]
+__all__ = ["rearm", "remember_loop", "run_tick", "schedule", "seat_group", "server_loop", "set_ticker", "sweep",
+           "watch_group"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,12 @@ def remember_loop(loop: asyncio.AbstractEventLoop) -> None:
     """The ASGI server's event loop (timers hand their ticks to it); the first call re-arms stored deadlines."""
     global _loop
     _loop = loop
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The ASGI server's running event loop, or None (a test, a Celery worker, a management command)."""
+    loop = _loop
+    return loop if loop is not None and loop.is_running() else None
 
 
 _ticker: Callable[[int, int], object] | None = None
