@@ -209,8 +209,9 @@ ONLINE_ABSENT_SECONDS = env.int("ONLINE_ABSENT_SECONDS", default=20)
 # Dealing at a visible pace: milliseconds between two rounds of cards (one card to each seat).
 ONLINE_DEAL_INTERVAL_MS = env.int("ONLINE_DEAL_INTERVAL_MS", default=150)
 # Threads an ASGI process runs table sockets and ticks on (each holds a database connection); PostgreSQL
-# only: on SQLite Channels' one sync thread is kept (online/threads.py).
-ONLINE_TABLE_THREADS = env.int("ONLINE_TABLE_THREADS", default=8)
+# only: on SQLite Channels' one sync thread is kept (online/threads.py). Four measured best at 200 rooms
+# (bench/online.py: more threads only fight over the interpreter's lock; fewer wait on the database).
+ONLINE_TABLE_THREADS = env.int("ONLINE_TABLE_THREADS", default=4)
 
 # Celery: with no broker URL, tasks run in-process (eager) so the site works with no broker at all.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or None
