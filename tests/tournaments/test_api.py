@@ -359,3 +359,12 @@ def test_confirm_and_time_through_the_api(organizer):
     m2.refresh_from_db()
     called = api.post(f"/api/v1/matches/{m2.pk}/time/", {"version": m2.version}, format="json")
     assert called.status_code == 200 and called.json()["winner_side"] == 0 and called.json()["time_called_at"]
+
+
+@pytest.mark.parametrize("path", ["matches", "entries", "stages"])
+@pytest.mark.parametrize("value", ["²", "١٢", "12a", "-1"])
+def test_a_tournament_filter_that_is_not_an_ascii_whole_number_is_a_400_naming_it(path, value):
+    """Unicode digits ("²", Arabic-Indic) pass str.isdigit() but not int(): a 400, never a 500."""
+    r = APIClient().get(f"/api/v1/{path}/", {"tournament": value})
+    assert r.status_code == 400 and "tournament" in r.json().get("errors", r.json()), r.content
+    assert APIClient().get("/api/v1/tournaments/²/").status_code == 404

@@ -29,7 +29,7 @@ def query_id(value: str | None, name: str = "tournament") -> int | None:
     """A database id from a query parameter (None when absent); anything else is a 400 naming it."""
     if value is None or value == "":
         return None
-    if value.isdigit() and int(value) <= MAX_ID:
+    if value.isascii() and value.isdigit() and int(value) <= MAX_ID:
         return int(value)
     raise serializers.ValidationError({name: [_("Must be the id of a tournament (a whole number).")]})
 
@@ -37,7 +37,7 @@ def query_id(value: str | None, name: str = "tournament") -> int | None:
 def object_or_404(queryset: QuerySet[Any], pk: Any) -> Any:
     """``get_object_or_404`` that answers 404 (not 500) for ids that are not whole numbers."""
 
-    if not str(pk).isdigit() or int(str(pk)) > MAX_ID:
+    if not (str(pk).isascii() and str(pk).isdigit()) or int(str(pk)) > MAX_ID:
         raise Http404
     return get_object_or_404(queryset, pk=int(str(pk)))
 

@@ -111,7 +111,7 @@ def tables_with_seats(tournament: Tournament) -> list[dict[str, Any]]:
     matches = list(Match.objects.filter(stage__tournament=tournament,
                                         status__in=[Match.Status.READY, Match.Status.PLAYING])
                    .exclude(section="table")
-                   .select_related("round", "stage", "entry0__team__player1", "entry0__team__player2",
+                   .select_related("round", "stage__tournament", "entry0__team__player1", "entry0__team__player2",
                                    "entry0__player", "entry1__team__player1", "entry1__team__player2",
                                    "entry1__player")
                    .order_by("table", "position"))
