@@ -1,5 +1,6 @@
 """Online play under load: N rooms × 4 real WebSocket clients on loopback against uvicorn (docs/online.md).
 
+    .venv/bin/python bench/online.py --tournament [--teams 64 ...]   # bench/online_tournament_sockets.py
     .venv/bin/python bench/online.py [--rooms 10,50,100,200] [--seconds 20] [--configs one,two]
                                      [--sqlite] [--db NAME] [--redis redis://127.0.0.1:6379/6]
                                      [--profile DIR] [--floor-seconds 5] [--keep] [--think-ms 1500]
@@ -825,6 +826,10 @@ def line(r: StepResult) -> str:
 
 
 def main() -> int:
+    if "--tournament" in sys.argv[1:]:  # issue 31's form: a tournament round over sockets (its own options)
+        from bench.online_tournament_sockets import main as tournament
+
+        return tournament([a for a in sys.argv[1:] if a != "--tournament"])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rooms", default="10,50,100,200", help="comma-separated numbers of rooms (default 10,50,100,200)")
     ap.add_argument("--seconds", type=float, default=20.0, help="play time per step (cap), default 20")
