@@ -5,6 +5,7 @@ from the database when a caller holds nothing (:func:`notify`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -12,6 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
 from gameplay.hand import Hand
@@ -24,7 +26,7 @@ log = logging.getLogger(__name__)
 __all__ = ["Messages", "current_hand", "finished_numbers", "notify", "room_state", "send", "state_for", "views"]
 
 Messages = list[tuple[str, dict[str, Any]]]
-"""(group, channel-layer message) pairs."""
+"""(target, channel-layer message) pairs: a group, or a socket's own channel (its name has a "!")."""
 
 
 def current_hand(room: Room) -> tuple[RoomHand | None, Hand | None]:
@@ -80,14 +82,16 @@ def state_for(room: Room, seat: int | None, host: bool = False, *,
 
 def views(room: Room, seats: Sequence[Seat], rh: RoomHand | None, hand: Hand | None) -> Messages:
     """The messages of the room's new state for its connected seats and its spectators (none if nobody)."""
-    here = [s.seat for s in seats if s.connected > 0]
+    here = [s for s in seats if s.connected > 0]
     if not here and not room.watchers:
         return []
     finished = finished_numbers(rh)
     current = (rh, hand)
+    # a seat's state goes to its socket's own channel (the newest connection, which is the one that plays),
+    # or to the seat's group while the channel is not known
     messages: Messages = [
-        (scheduling.seat_group(room.code, s), state_message(state_for(room, s, current=current, seats=seats,
-                                                                      finished=finished)))
+        (s.channel or scheduling.seat_group(room.code, s.seat),
+         state_message(state_for(room, s.seat, current=current, seats=seats, finished=finished)))
         for s in here]
     if room.watchers:
         messages.append((scheduling.watch_group(room.code),
@@ -117,8 +121,12 @@ def send(messages: Messages, *, room: str | None = None, version: int | None = N
         return
 
     async def send_all() -> None:
-        for group, message in messages:
-            await layer.group_send(group, message)
+        for target, message in messages:
+            if "!" in target:  # a socket's own channel (Channels names process-specific channels with "!")
+                with contextlib.suppress(ChannelFull):  # a socket that stopped reading: as group_send does
+                    await layer.send(target, message)
+            else:
+                await layer.group_send(target, message)
 
     if room is None or version is None:
         async_to_sync(send_all)()
