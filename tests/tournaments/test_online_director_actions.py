@@ -22,7 +22,7 @@ from tournaments.errors import NotAllowed, ServiceError
 from tournaments.models import AuditEntry, HandRecord, Match, OnlineSeatChange, Player, PlayerLink
 from tournaments.services import Actor
 from tournaments.services.online_director import online_seat_to_bot, online_table_pause
-from tournaments.services.online_rooms import match_room, match_seat_bot, seat_players
+from tournaments.services.online_rooms import match_room, match_room_open, match_seat_bot, seat_players
 from tournaments.services.player_links import link_token, player_links_ensure, player_next
 from tournaments.services.setup import entry_add, tournament_create
 from tournaments.services.stages import tournament_start
@@ -131,6 +131,15 @@ def test_a_seat_replaced_mid_hand_by_a_bot_plays_on_and_the_hand_is_recorded(cli
     assert match.hands_played == 1
     record = HandRecord.objects.get(match=match, number=1)
     assert record.trick_log["online"] == {"room": room.code, "hand": 1}
+
+    # the match's next room (its room ended while the match goes on, e.g. a correction reopened it): the
+    # seat is still the bot's, the other seats wait for their players' links
+    Room.objects.filter(pk=room.pk).update(status=Room.Status.FINISHED)
+    again = match_room_open(match_id=match.pk)
+    assert again.pk != room.pk
+    seats = {s.seat: s for s in Seat.objects.filter(room=again)}
+    assert seats[2].bot == "normal" and seats[2].ready
+    assert all(seats[s].bot is None and not seats[s].token_digest for s in (0, 1, 3))
 
 
 def test_a_paused_table_refuses_actions_then_a_substitutes_link_takes_the_seat(client: Any) -> None:

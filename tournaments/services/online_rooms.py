@@ -124,6 +124,10 @@ def match_room_open(*, match_id: int, actor: Actor = ONLINE) -> Room:
                 names[seat] = player.name
         room = owners.room_own(room=created.room, kind=KIND, owner_id=match.pk, host_token=host_token(match.pk),
                                names=names, spectator_delay=spectator_delay(match.stage))
+        # a seat the director gave to a bot stays the bot's in the match's next room (a correction reopened it)
+        for change in OnlineSeatChange.objects.filter(match=match).exclude(bot="").order_by("seat"):
+            if change.seat < room.players:
+                seat_bot_for(match=match, room=room, seat=change.seat, bot=change.bot)
         audit(actor=actor, action="match.room", tournament=tournament, target=f"match:{match.pk}",
               data={"room": room.code})
         return room
