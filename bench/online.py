@@ -827,9 +827,8 @@ def line(r: StepResult) -> str:
 
 def main() -> int:
     if "--tournament" in sys.argv[1:]:  # issue 31's form: a tournament round over sockets (its own options)
-        from bench.online_tournament_sockets import main as tournament
-
-        return tournament([a for a in sys.argv[1:] if a != "--tournament"])
+        script = str(ROOT / "bench" / "online_tournament_sockets.py")  # it imports this module: run it, not import
+        os.execv(sys.executable, [sys.executable, script, *(a for a in sys.argv[1:] if a != "--tournament")])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rooms", default="10,50,100,200", help="comma-separated numbers of rooms (default 10,50,100,200)")
     ap.add_argument("--seconds", type=float, default=20.0, help="play time per step (cap), default 20")
