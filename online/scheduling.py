@@ -29,8 +29,8 @@ from django.utils import timezone
 
 from online.threads import on_table_thread
 
-__all__ = ["rearm", "remember_loop", "run_tick", "schedule", "seat_group", "server_loop", "set_ticker", "sweep",
-           "watch_group"]
+__all__ = ["forget_loop", "rearm", "remember_loop", "run_tick", "schedule", "seat_group", "server_loop", "set_ticker",
+           "sweep", "watch_group"]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,12 @@ def remember_loop(loop: asyncio.AbstractEventLoop) -> None:
     """The ASGI server's event loop (timers hand their ticks to it); the first call re-arms stored deadlines."""
     global _loop
     _loop = loop
+
+
+def forget_loop() -> None:
+    """Forget the server's loop (the end of a test: the next one may run its ticks inline)."""
+    global _loop
+    _loop = None
 
 
 def server_loop() -> asyncio.AbstractEventLoop | None:

@@ -62,6 +62,9 @@ def _fresh_channel_layer() -> Iterator[None]:
     from online import threads
 
     threads.shutdown()  # the online tables' worker threads close their database connections
+    from online import scheduling
+
+    scheduling.forget_loop()  # a loop a test's sockets ran on is not the next test's server
 
 
 @pytest.fixture(autouse=True)
