@@ -123,9 +123,10 @@ def server_env(database_url: str, redis: str, profile: str) -> dict[str, str]:
     return env
 
 
-def start_server(port: int, env: dict[str, str], log: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, env: dict[str, str], log: str, script: str = "online_asgi.py") -> subprocess.Popen[bytes]:
+    """Start ``bench/<script>`` (an ASGI server taking its port) and wait until it listens; stopped at exit."""
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "online_asgi.py"), str(port)], env=env,
+        proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / script), str(port)], env=env,
                                 cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
     _procs.append(proc)
     limit = time.monotonic() + 40

@@ -52,14 +52,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import atexit
-import contextlib
 import http.client
 import json
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -88,36 +85,13 @@ from bench.online import (  # noqa: E402
     redis_pid,
     server_env,
     setup_django,
+    start_server,
     stop,
     verify,
 )
 
 P95_MS, RECORD_RATIO, PAGE_RATIO = 50.0, 2.0, 1.5
 PAGES = ("tournament-bracket", "tournament-standings", "tournament-tables")
-_procs: list[subprocess.Popen[bytes]] = []
-
-
-@atexit.register
-def _stop_mine() -> None:
-    for proc in list(_procs):
-        stop(proc)
-        _procs.remove(proc)
-
-
-def start_server(port: int, env: dict[str, str], log: str) -> subprocess.Popen[bytes]:
-    """``bench/online.py``'s ``start_server`` with this bench's server script."""
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "online_tournament_server.py"), str(port)],
-                                env=env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-    _procs.append(proc)
-    limit = time.monotonic() + 40
-    while time.monotonic() < limit:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server on port {port} exited ({proc.returncode}); see {log}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return proc
-        time.sleep(0.1)
-    raise RuntimeError(f"the server on port {port} did not start")
 
 
 # ---------------------------------------------------------------- the event (services, this process)
@@ -408,7 +382,7 @@ def serve_and_play(args: argparse.Namespace, event: Event, database_url: str, db
         for i, port in enumerate(ports):
             env = {**server_env(database_url, redis, ""), "SECRET_KEY": key, "BENCH_RECORD_LOG": records[i],
                    "BENCH_TOTALS_TOURNAMENT": str(event.physical)}
-            procs.append(start_server(port, env, logs[i]))
+            procs.append(start_server(port, env, logs[i], script="online_tournament_server.py"))
         for path in poller.paths:  # warm each process's pages once (imports, templates, connections), untimed
             for port in ports:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -422,8 +396,6 @@ def serve_and_play(args: argparse.Namespace, event: Event, database_url: str, db
         poller.halt.set()
         for proc in procs:
             stop(proc)
-            if proc in _procs:
-                _procs.remove(proc)
     notes = []
     for log in logs:
         text = Path(log).read_text(errors="replace") if Path(log).exists() else ""
@@ -536,8 +508,7 @@ def main(argv: list[str] | None = None) -> int:
         figures.notes += notes
         db_hands = recorded(event)
         ok = report(args, event, figures, poller, hooks, db_hands)
-    finally:
-        _stop_mine()
+    finally:  # servers are stopped where they were started, and at exit by bench/online.py
         from django.db import connections
 
         connections.close_all()
