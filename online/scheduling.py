@@ -25,11 +25,12 @@ from datetime import timedelta
 
 from celery import current_app
 from django.conf import settings
+from django.db import connections
 from django.utils import timezone
 
 from online.threads import on_table_thread
 
-__all__ = ["forget_loop", "rearm", "remember_loop", "run_tick", "schedule", "seat_group", "server_loop", "set_ticker",
+__all__ = ["cancel_timers", "forget_loop", "rearm", "remember_loop", "run_tick", "schedule", "seat_group", "server_loop", "set_ticker",
            "sweep", "watch_group"]
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,8 @@ _local = threading.local()
 _loop: asyncio.AbstractEventLoop | None = None
 _rearmed = False
 _rearm_lock = threading.Lock()
+_timers: set[threading.Timer] = set()  # armed in-process timers (the embedded default), until they fire
+_timers_lock = threading.Lock()
 
 
 def seat_group(code: str, seat: int) -> str:
@@ -101,11 +104,30 @@ def _run_inline(room_id: int, version: int) -> None:
 
 def _fire(room_id: int, version: int) -> None:
     """A timer ran out (its own thread): tick on the server's loop if there is one, else here."""
+    me = threading.current_thread()
+    if isinstance(me, threading.Timer):
+        with _timers_lock:
+            _timers.discard(me)
     loop = _loop
     if loop is not None and loop.is_running():
         asyncio.run_coroutine_threadsafe(on_table_thread(run_tick)(room_id, version), loop)
-    else:
+        return
+    try:
         run_tick(room_id, version)
+    finally:
+        connections.close_all()  # this thread ends here: its database connection must not outlive it
+
+
+def cancel_timers() -> int:
+    """Cancel every armed in-process timer (the end of a test: a clock armed by one test must not tick into
+    the next one's database); returns how many. The deadlines stay stored: :func:`rearm` or the sweep
+    finds them again."""
+    with _timers_lock:
+        timers = list(_timers)
+        _timers.clear()
+    for timer in timers:
+        timer.cancel()
+    return len(timers)
 
 
 def schedule(room_id: int, version: int, delay_ms: int) -> None:
@@ -117,6 +139,8 @@ def schedule(room_id: int, version: int, delay_ms: int) -> None:
     else:
         timer = threading.Timer(delay_ms / 1000, _fire, (room_id, version))
         timer.daemon = True
+        with _timers_lock:
+            _timers.add(timer)
         timer.start()
 
 

@@ -65,6 +65,7 @@ def _fresh_channel_layer() -> Iterator[None]:
     from online import scheduling
 
     scheduling.forget_loop()  # a loop a test's sockets ran on is not the next test's server
+    scheduling.cancel_timers()  # a clock or bot delay a test armed does not tick into the next test's database
 
 
 @pytest.fixture(autouse=True)
