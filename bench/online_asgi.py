@@ -111,6 +111,18 @@ class Sampler:
         self.sql_n: Counter[str] = Counter()
         self.sql_s: dict[str, float] = {}
         self.sql_lock = threading.Lock()
+        self.gc_started = 0.0
+        self.gc_pauses: list[list[float]] = [[], [], []]  # ms per collection, by generation
+        self.gc_collected = [0, 0, 0]
+
+    def gc_callback(self, phase: str, info: dict[str, int]) -> None:
+        """``gc.callbacks``: how long each collection held the interpreter, by generation."""
+        if phase == "start":
+            self.gc_started = time.perf_counter()
+        elif self.gc_started:
+            generation = info["generation"]
+            self.gc_pauses[generation].append((time.perf_counter() - self.gc_started) * 1000)
+            self.gc_collected[generation] += info["collected"]
 
     def run(self) -> None:
         me = threading.get_ident()
@@ -161,6 +173,16 @@ class Sampler:
         out += [f"  {n / busy:6.1%}  {k}" for k, n in self.incl.most_common(45)]
         out.append("top functions, self (leaf Python frame):")
         out += [f"  {n / busy:6.1%}  {k}" for k, n in self.self_.most_common(30)]
+        import gc
+
+        out.append(f"gc: {len(gc.get_objects())} tracked objects now, {gc.get_freeze_count()} frozen, "
+                   f"thresholds {gc.get_threshold()}")
+        for generation, pauses in enumerate(self.gc_pauses):
+            if pauses:
+                ranked = sorted(pauses)
+                out.append(f"  generation {generation}: {len(ranked)} collections, {sum(ranked):.0f} ms in all, "
+                           f"p50 {ranked[len(ranked) // 2]:.1f} p95 {ranked[int(len(ranked) * 0.95)]:.1f} "
+                           f"max {ranked[-1]:.1f} ms, {self.gc_collected[generation]} objects freed")
         total = sum(self.sql_s.values())
         out.append(f"SQL: {sum(self.sql_n.values())} statements, {total:.2f} s in all; top by time:")
         out += [f"  {self.sql_s[k]:7.2f} s {self.sql_n[k]:7d}×  {k}" for k in sorted(self.sql_s, key=self.sql_s.__getitem__, reverse=True)[:25]]
@@ -177,6 +199,9 @@ def _profile(path: str) -> None:
             connection.execute_wrappers.append(sampler.sql)
 
     connection_created.connect(wrap, weak=False)
+    import gc
+
+    gc.callbacks.append(sampler.gc_callback)
     threading.Thread(target=sampler.run, name="bench-sampler", daemon=True).start()
 
     def write() -> None:

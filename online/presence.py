@@ -14,13 +14,15 @@ rules for an absent seat stay in one place):
 
 from __future__ import annotations
 
+import functools
 import threading
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connections
 from django.utils import timezone
 
-from online import services
+from online import rows, services
 from online.models import Room, Seat
 
 __all__ = ["PRESENCE_SECONDS", "forget_gone", "process_started", "seat_seen"]
@@ -33,9 +35,19 @@ _started = False
 _started_lock = threading.Lock()
 
 
+@functools.cache
+def _seen_sql() -> str:
+    seat, room = Seat._meta, Room._meta
+    return (f'UPDATE "{seat.db_table}" SET "last_seen" = %s WHERE "connected" > 0 AND "seat" = %s '
+            f'AND "room_id" = (SELECT "id" FROM "{room.db_table}" WHERE "code" = %s)')
+
+
 def seat_seen(*, code: str, seat: int) -> None:
-    """A ping from ``seat``'s socket: it is still there."""
-    Seat.objects.filter(room__code=code, seat=seat, connected__gt=0).update(last_seen=timezone.now())
+    """A ping from ``seat``'s socket: it is still there. (Every page pings every 25 s: at 200 tables 32 a
+    second, so the statement is written once here rather than compiled by the ORM at each ping.)"""
+    field = Seat._meta.get_field("last_seen")
+    now = field.get_db_prep_save(timezone.now(), connections["default"])  # type: ignore[union-attr]
+    rows.execute(_seen_sql(), [now, seat, code])
 
 
 def forget_gone(*, everyone: bool = False) -> int:

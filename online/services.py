@@ -462,8 +462,9 @@ def _room_act(*, code: str, token: str, action: str, action_id: str, version: in
 
 
 def _append(rh: RoomHand, hand: Hand, before: int) -> None:
-    rh.log["events"].extend(e.to_json() for e in hand.log[before:])
-    rows.update(rh, ("log", "updated_at"))
+    new = [e.to_json() for e in hand.log[before:]]
+    rh.log["events"].extend(new)
+    rows.append(rh, "log", "events", new)
 
 
 def _settle_if_over(room: Room, rh: RoomHand, hand: Hand) -> None:

@@ -72,3 +72,22 @@ def test_insert_is_a_create_and_a_repeated_action_id_is_an_integrity_error() -> 
     hand.log["events"].append({"kind": "x"})
     rows.update(hand, ("log", "updated_at"))
     assert RoomHand.objects.get(pk=hand.pk).log == {"events": [{"kind": "x"}]}
+
+
+def test_append_adds_events_to_the_stored_log_in_order_and_saves_auto_now() -> None:
+    room = a_room()
+    header = {"format": "shengji-hand/1", "variant": "tractor"}
+    hand = RoomHand.objects.create(room=room, number=1, log={"header": header, "events": [{"kind": "deal"}]})
+    before = RoomHand.objects.get(pk=hand.pk).updated_at
+    batches = [[{"kind": "declare", "seat": 1, "cards": ["H2"]}], [], [{"kind": "play", "text": "红桃 ♥"},
+                                                                       {"kind": "play", "n": [1, None, True]}]]
+    with transaction.atomic():
+        for new in batches:
+            hand.log["events"].extend(new)
+            rows.append(hand, "log", "events", new)
+    stored = RoomHand.objects.get(pk=hand.pk)
+    assert stored.log == hand.log  # the header kept, the events in order, nested values and non-ASCII intact
+    assert [e["kind"] for e in stored.log["events"]] == ["deal", "declare", "play", "play"]
+    assert stored.updated_at > before and stored.updated_at == hand.updated_at
+    other = RoomHand.objects.create(room=room, number=2, log={"events": []})
+    assert RoomHand.objects.get(pk=other.pk).log == {"events": []}  # only the row named was written
