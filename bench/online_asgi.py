@@ -164,6 +164,16 @@ class Sampler:
                 self.sql_n[text] += 1
                 self.sql_s[text] = self.sql_s.get(text, 0.0) + took
 
+    def census(self) -> str:
+        """The interpreter's tracked objects by type, most common first (what the collector walks)."""
+        import gc
+
+        objects = gc.get_objects()
+        kinds = Counter(type(o).__qualname__ for o in objects)
+        lines = [f"census: {len(objects)} tracked objects; by generation {gc.get_count()}"]
+        lines += [f"  {n:9d}  {kind}" for kind, n in kinds.most_common(30)]
+        return "\n".join(lines) + "\n"
+
     def report(self) -> str:
         busy = max(1, self.busy_samples)
         out = [f"samples {self.samples} every {self.interval * 1000:.0f} ms; busy thread-samples {self.busy_samples}",
@@ -203,6 +213,13 @@ def _profile(path: str) -> None:
 
     gc.callbacks.append(sampler.gc_callback)
     threading.Thread(target=sampler.run, name="bench-sampler", daemon=True).start()
+    census_at = float(os.environ.get("BENCH_CENSUS_AT", "0"))
+    if census_at:  # seconds after start: the heap in the middle of play
+        def census() -> None:
+            time.sleep(census_at)
+            Path(path + ".census").write_text(sampler.census(), encoding="utf-8")
+
+        threading.Thread(target=census, name="bench-census", daemon=True).start()
 
     def write() -> None:
         sampler.stop.set()

@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP to Django, WebSockets (``ws/…``) to the Channels consumers (``config/routing.py``:
-the live pages of tournaments, docs/tournaments.md "Live pages"; online play, docs/online.md).
+the live pages of tournaments, docs/tournaments.md "Live pages"; online play, docs/online.md). Once loaded
+the process tunes its garbage collector for live tables (``config/collector.py``).
 
 `make run` serves it through daphne's runserver; production runs it under gunicorn with uvicorn workers
 (README, production). The lifespan startup re-arms online play's stored deadlines (``online/lifespan.py``)."""
@@ -16,6 +17,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config import collector  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from online.lifespan import lifespan  # noqa: E402
 
@@ -24,3 +26,5 @@ application = ProtocolTypeRouter({
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     "lifespan": lifespan,  # a new process takes up the stored deadlines at once (online/lifespan.py)
 })
+
+collector.tune()  # the loaded site frozen out of the collector's walks (config/collector.py)

@@ -212,6 +212,9 @@ ONLINE_DEAL_INTERVAL_MS = env.int("ONLINE_DEAL_INTERVAL_MS", default=150)
 # only: on SQLite Channels' one sync thread is kept (online/threads.py). Four measured best at 200 rooms
 # (bench/online.py: more threads only fight over the interpreter's lock; fewer wait on the database).
 ONLINE_TABLE_THREADS = env.int("ONLINE_TABLE_THREADS", default=4)
+# The ASGI process's garbage collector (config/collector.py): the code loaded at start is frozen out of the
+# collector's walks and its youngest generation is collected after this many allocations (0: Python's own).
+GC_GEN0_THRESHOLD = env.int("GC_GEN0_THRESHOLD", default=10_000)
 
 # Celery: with no broker URL, tasks run in-process (eager) so the site works with no broker at all.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or None
