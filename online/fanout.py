@@ -44,7 +44,7 @@ def _borrow(room: Room) -> tuple[RoomHand | None, Hand | None]:
     if hit is not None:
         return hit
     rh = RoomHand.objects.filter(room=room).order_by("-number").first()
-    return (None, None) if rh is None else (rh, tables.hand_from_log(rh.log))
+    return (None, None) if rh is None else (rh, tables.hand_for(room.pk, room.version, rh))
 
 
 def _give_back(room: Room, rh: RoomHand | None, hand: Hand | None) -> None:

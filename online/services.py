@@ -78,9 +78,8 @@ tables.SYSTEM = random.SystemRandom()
 
 
 def _hand_at(room: Room, rh: RoomHand) -> Hand:
-    """The hand of ``rh`` at the room's version: the cached one if it is that version's, else rebuilt."""
-    hand = tables.take(room.pk, room.version)
-    return hand if hand is not None else tables.hand_from_log(rh.log)
+    """The hand of ``rh`` at the room's version: cached, brought up to date, or rebuilt (:func:`tables.hand_for`)."""
+    return tables.hand_for(room.pk, room.version, rh)
 
 
 def _lock(code: str) -> Room:

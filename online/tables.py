@@ -20,8 +20,8 @@ from gameplay.notation import apply_event
 from gameplay.simulate import bot_turn
 from online.models import Room, RoomHand, Seat
 
-__all__ = ["SYSTEM", "bot_act", "deal", "deal_round", "deck_source", "drop_cache", "give_back", "hand_from_log", "keep",
-           "row_at", "table_bot", "take", "take_both"]
+__all__ = ["SYSTEM", "bot_act", "deal", "deal_round", "deck_source", "drop_cache", "give_back", "hand_for", "hand_from_log", "keep",
+           "row_at", "table_bot", "take_both"]
 
 SYSTEM = random.SystemRandom()
 """The shuffles of online hands (the deck is stored in the log: nothing needs the seed)."""
@@ -70,18 +70,55 @@ def hand_from_log(log: Mapping[str, Any]) -> Hand:
     return hand
 
 
-def take(room_id: int, version: int) -> Hand | None:
-    """The cached hand of ``room_id`` if it is at ``version``; taken out (a write puts it back after commit)."""
-    with _CACHE_LOCK:
-        hit = _CACHE.pop(room_id, None)
-    return hit[1] if hit is not None and hit[0] == version else None
-
-
 def take_both(room_id: int, version: int) -> tuple[RoomHand, Hand] | None:
-    """The cached row and hand of ``room_id`` at ``version``, taken out (:func:`give_back` after use)."""
+    """The cached row and hand of ``room_id`` at ``version``, taken out (:func:`give_back` after use); an
+    entry of another version stays for :func:`hand_for` to bring up to date."""
+    with _CACHE_LOCK:
+        hit = _CACHE.get(room_id)
+        if hit is None or hit[0] != version or hit[2] is None:
+            return None
+        del _CACHE[room_id]
+    return hit[2], hit[1]
+
+
+def hand_for(room_id: int, version: int, row: RoomHand) -> Hand:
+    """The hand of ``row`` at the room's ``version``, taken out of the cache: the cached one if it is that
+    version's; a cached older hand of the same row brought up to date with only the stored events it has
+    not seen (another process served the actions in between: several ASGI processes share a room's
+    sockets); else rebuilt from the whole stored log."""
     with _CACHE_LOCK:
         hit = _CACHE.pop(room_id, None)
-    return (hit[2], hit[1]) if hit is not None and hit[0] == version and hit[2] is not None else None
+    if hit is not None:
+        cached_version, hand, cached_row = hit
+        if cached_version == version:
+            return hand
+        if cached_row is not None and cached_row.pk == row.pk and cached_version < version:
+            caught = _catch_up(hand, row.log)
+            if caught is not None:
+                return caught
+    return hand_from_log(row.log)
+
+
+def _catch_up(hand: Hand, log: Mapping[str, Any]) -> Hand | None:
+    """``hand`` with the events the stored ``log`` has past its own applied, checked one by one as
+    :func:`hand_from_log` does; None when the log does not extend the hand's (then rebuild it whole)."""
+    stored = log["events"]
+    seen = len(hand.log)
+    if seen > len(stored) or hand.log[seen - 1].to_json() != stored[seen - 1]:
+        return None
+    events = [event_from_json(e) for e in stored[seen:]]
+    if any(isinstance(e, Redeal) for e in events):
+        return None  # a redeal's deck comes from the log's own record: rebuild
+    i = seen
+    try:
+        while i < len(stored):
+            apply_event(hand, events[i - seen])
+            if hand.log[i] != events[i - seen]:
+                return None
+            i = len(hand.log)
+    except GameplayError:
+        return None
+    return hand
 
 
 def row_at(room_id: int, version: int) -> RoomHand | None:

@@ -191,6 +191,48 @@ def test_a_restart_mid_hand_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> No
     assert rh.finished and replay(rh.log).outcome == rh.outcome
 
 
+def test_a_hand_another_process_moved_on_is_caught_up_not_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two ASGI processes share a room's sockets: each caches the hand at the version it last served. When
+    the other process has served actions since, this one applies only the stored events its hand has not seen
+    (no replay of the whole log), and reaches exactly the hand the stored log replays to."""
+    calls = {"n": 0}
+    real = tables.hand_from_log
+
+    def counting(log: Any) -> Any:
+        calls["n"] += 1
+        return real(log)
+
+    monkeypatch.setattr(tables, "hand_from_log", counting)
+    room, tokens = table("tractor")
+    ready_all(room, tokens)
+    rng = random.Random(5)
+    for _ in range(40):
+        oracle_step(room, tokens, rng)
+    this_process = dict(tables._CACHE)  # what this process had cached when it last served the room
+    for _ in range(7):  # the other process serves the next actions
+        assert oracle_step(room, tokens, rng)
+    tables._CACHE.clear()
+    tables._CACHE.update(this_process)
+    room.refresh_from_db()
+    assert this_process[room.pk][0] < room.version  # the cached hand is behind
+    calls["n"] = 0
+    assert oracle_step(room, tokens, rng)  # this process serves again
+    assert calls["n"] == 0  # caught up: no rebuild from the whole log
+    rh, hand = services.current_hand(room)
+    assert rh is not None and hand is not None
+    rebuilt = real(rh.log)
+    assert hand.log == rebuilt.log and hand.hands == rebuilt.hands and hand.phase == rebuilt.phase
+    # A cached hand of another hand row (a new hand was dealt meanwhile) is not caught up: rebuilt whole.
+    stale_version, stale_hand, stale_row = this_process[room.pk]
+    assert stale_row is not None
+    stale_row.pk = -1
+    tables._CACHE[room.pk] = (stale_version, stale_hand, stale_row)
+    calls["n"] = 0
+    room.refresh_from_db()
+    again = services.current_hand(room)[1]
+    assert calls["n"] == 1 and again is not None and again.log == rebuilt.log
+
+
 FRAMES = st.lists(st.tuples(st.sampled_from(["good", "good", "good", "junk", "resend", "stale", "wrong_seat",
                                              "bad_action"]), st.integers(0, 10_000)), min_size=5, max_size=40)
 
