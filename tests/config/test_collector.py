@@ -30,8 +30,8 @@ def test_tune_freezes_the_loaded_site_and_raises_the_first_threshold(fresh_colle
     assert gc.get_threshold() == (12_345, 10, 10)
     frozen = gc.get_freeze_count()
     assert frozen > 10_000  # the site's code: tens of thousands of functions, types, dicts
-    assert collector.tune() is False  # once per process
-    assert gc.get_freeze_count() == frozen
+    assert collector.tune() is False  # once per process: nothing more is frozen
+    assert gc.get_freeze_count() <= frozen  # (frozen objects are still freed when nothing refers to them)
 
 
 def test_tune_with_threshold_zero_leaves_python_s_collector(fresh_collector: None, settings) -> None:
