@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 __all__ = ["Messages", "current_hand", "finished_numbers", "notify", "room_state", "send", "state_for", "views"]
 
 Messages = list[tuple[str, dict[str, Any]]]
-"""(target, channel-layer message) pairs: a group, or a socket's own channel (its name has a "!")."""
+"""(target, channel-layer message) pairs: a room group (:func:`scheduling.is_group`), or a socket's own channel."""
 
 
 def current_hand(room: Room) -> tuple[RoomHand | None, Hand | None]:
@@ -122,11 +122,11 @@ def send(messages: Messages, *, room: str | None = None, version: int | None = N
 
     async def send_all() -> None:
         for target, message in messages:
-            if "!" in target:  # a socket's own channel (Channels names process-specific channels with "!")
+            if scheduling.is_group(target):
+                await layer.group_send(target, message)
+            else:  # a socket's own channel
                 with contextlib.suppress(ChannelFull):  # a socket that stopped reading: as group_send does
                     await layer.send(target, message)
-            else:
-                await layer.group_send(target, message)
 
     if room is None or version is None:
         async_to_sync(send_all)()

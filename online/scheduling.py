@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from online.threads import on_table_thread
 
-__all__ = ["cancel_timers", "forget_loop", "rearm", "remember_loop", "run_tick", "schedule", "seat_group", "server_loop", "set_ticker",
+__all__ = ["cancel_timers", "forget_loop", "is_group", "rearm", "remember_loop", "run_tick", "schedule", "seat_group", "server_loop", "set_ticker",
            "sweep", "watch_group"]
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,13 @@ def seat_group(code: str, seat: int) -> str:
 
 def watch_group(code: str) -> str:
     return f"room-{code}-watch"
+
+
+def is_group(target: str) -> bool:
+    """Whether a fan-out target is one of the room groups named above, not a socket's own channel (whose
+    name the channel layer makes: ``…!…`` in memory and on channels-redis's list layer, ``…specific.…`` on
+    its Pub/Sub layer)."""
+    return target.startswith("room-")
 
 
 def remember_loop(loop: asyncio.AbstractEventLoop) -> None:

@@ -194,7 +194,11 @@ SPECTACULAR_SETTINGS = {
 # process's memory (one process: `make run`); with it (redis://…) several ASGI processes share the groups.
 ASGI_APPLICATION = "config.asgi.application"
 CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default="")
+CHANNEL_REDIS_PUBSUB = env.bool("CHANNEL_REDIS_PUBSUB", default=False)
 CHANNEL_LAYERS = (
+    {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                 "CONFIG": {"hosts": [{"address": CHANNEL_REDIS_URL, "socket_connect_timeout": 2}]}}}
+    if CHANNEL_REDIS_URL and CHANNEL_REDIS_PUBSUB else
     # socket_timeout above channels-redis's 5 s blocking read (BZPOPMIN): redis-py 8's default of 5 s made
     # the consumers' receive fail with "Timeout reading from …" after 5 quiet seconds, closing every socket.
     {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",

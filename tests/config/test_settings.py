@@ -13,13 +13,15 @@ PROBE = (
     "import django, json; from django.conf import settings; django.setup(); "
     "print(json.dumps({'engine': settings.DATABASES['default']['ENGINE'], "
     "'name': str(settings.DATABASES['default']['NAME']), 'eager': settings.CELERY_TASK_ALWAYS_EAGER, "
-    "'debug': settings.DEBUG, 'tz': settings.TIME_ZONE, 'langs': [c for c, _ in settings.LANGUAGES]}))"
+    "'debug': settings.DEBUG, 'tz': settings.TIME_ZONE, 'langs': [c for c, _ in settings.LANGUAGES], "
+    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND']}))"
 )
 
 
 def load(module: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items()
-             if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "SECRET_KEY", "DEBUG", "TIME_ZONE")}
+             if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "SECRET_KEY", "DEBUG", "TIME_ZONE",
+                          "CHANNEL_REDIS_URL", "CHANNEL_REDIS_PUBSUB")}
     clean.update(env)
     clean["DJANGO_SETTINGS_MODULE"] = f"config.settings.{module}"
     return subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
@@ -35,6 +37,19 @@ def test_embedded_default_is_sqlite_in_project_folder_with_in_process_tasks(modu
     assert data["eager"] is True
     assert data["tz"] == "Asia/Shanghai"
     assert data["langs"] == ["en", "zh-hans"]
+
+
+@pytest.mark.parametrize(("env", "layer"), [
+    ({}, "online.layers.SweptInMemoryChannelLayer"),
+    ({"CHANNEL_REDIS_URL": "redis://127.0.0.1:6379/2"}, "channels_redis.core.RedisChannelLayer"),
+    ({"CHANNEL_REDIS_URL": "redis://127.0.0.1:6379/2", "CHANNEL_REDIS_PUBSUB": "true"},
+     "channels_redis.pubsub.RedisPubSubChannelLayer"),
+    ({"CHANNEL_REDIS_PUBSUB": "true"}, "online.layers.SweptInMemoryChannelLayer"),  # no Redis: in memory
+])
+def test_the_channel_layer_follows_the_environment(env: dict[str, str], layer: str) -> None:
+    result = load("local", **env)
+    assert result.returncode == 0, result.stderr
+    assert __import__("json").loads(result.stdout)["layer"] == layer
 
 
 def test_local_mode_debugs_by_default() -> None:
