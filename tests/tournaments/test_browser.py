@@ -190,7 +190,7 @@ def test_one_swiss_round_from_pairing_to_standings(page: Any, phone_page: Any, l
             shut_out(phone)
             if number == 4:
                 phone.locator("#preview .preview[data-winner='0']").wait_for()
-            with phone.expect_navigation():
+            with phone.expect_navigation(timeout=30_000):  # a liveness bound: CI's load once took it past 15 s
                 phone.locator("#save-hand").click()
         assert phone.locator(".ok-box").is_visible()
         match.refresh_from_db()
