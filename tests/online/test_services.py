@@ -160,7 +160,9 @@ def test_a_clock_runs_out_once_and_a_bot_plays_for_the_seat(ticks: Ticks) -> Non
     assert room.seats.get(seat=seat).auto  # never acted again: still played by the bot
 
 
-def test_a_restart_mid_hand_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def rebuilds(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Counts the hands rebuilt from a whole stored log (``calls["n"]``)."""
     calls = {"n": 0}
     real = tables.hand_from_log
 
@@ -169,6 +171,11 @@ def test_a_restart_mid_hand_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> No
         return real(log)
 
     monkeypatch.setattr(tables, "hand_from_log", counting)
+    return calls
+
+
+def test_a_restart_mid_hand_loses_nothing(rebuilds: dict[str, int]) -> None:
+    calls = rebuilds
     room, tokens = table("chaodi")
     ready_all(room, tokens)
     rng = random.Random(11)
@@ -191,18 +198,11 @@ def test_a_restart_mid_hand_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> No
     assert rh.finished and replay(rh.log).outcome == rh.outcome
 
 
-def test_a_hand_another_process_moved_on_is_caught_up_not_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hand_another_process_moved_on_is_caught_up_not_replayed(rebuilds: dict[str, int]) -> None:
     """Two ASGI processes share a room's sockets: each caches the hand at the version it last served. When
     the other process has served actions since, this one applies only the stored events its hand has not seen
     (no replay of the whole log), and reaches exactly the hand the stored log replays to."""
-    calls = {"n": 0}
-    real = tables.hand_from_log
-
-    def counting(log: Any) -> Any:
-        calls["n"] += 1
-        return real(log)
-
-    monkeypatch.setattr(tables, "hand_from_log", counting)
+    calls = rebuilds
     room, tokens = table("tractor")
     ready_all(room, tokens)
     rng = random.Random(5)
@@ -220,7 +220,7 @@ def test_a_hand_another_process_moved_on_is_caught_up_not_replayed(monkeypatch: 
     assert calls["n"] == 0  # caught up: no rebuild from the whole log
     rh, hand = services.current_hand(room)
     assert rh is not None and hand is not None
-    rebuilt = real(rh.log)
+    rebuilt = services.hand_from_log(rh.log)  # the module's own name: not counted
     assert hand.log == rebuilt.log and hand.hands == rebuilt.hands and hand.phase == rebuilt.phase
     # A cached hand of another hand row (a new hand was dealt meanwhile) is not caught up: rebuilt whole.
     stale_version, stale_hand, stale_row = this_process[room.pk]
