@@ -24,14 +24,15 @@ On PostgreSQL two more savings:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple, TypeVar
 
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
-__all__ = ["append", "execute", "insert", "select", "update"]
+__all__ = ["Query", "append", "execute", "insert", "pipelined", "select", "select_together", "update"]
 
 M = TypeVar("M", bound=Model)
 
@@ -93,6 +94,52 @@ def _reader(conn: BaseDatabaseWrapper, model: type[Model], where: str, order: st
     return result
 
 
+@contextlib.contextmanager
+def pipelined() -> Iterator[None]:
+    """On PostgreSQL the statements run inside are sent together and answered together when the block ends
+    (psycopg's pipeline mode): one round trip to the server instead of one each — and, in a transaction
+    psycopg has not begun yet, its ``BEGIN`` goes with them. A statement's error (``IntegrityError``) is
+    raised at the end of the block, and the statements after it in the block are not run. Inside, only this
+    module's statements: a row count (which the ORM's ``save`` reads) is known only after the block, and a
+    fetch ends the batch early. Elsewhere (SQLite) the statements run one by one as usual."""
+    conn = connections["default"]
+    if conn.vendor != "postgresql":
+        yield
+        return
+    conn.ensure_connection()
+    with conn.wrap_database_errors, conn.connection.pipeline():
+        yield
+
+
+class Query(NamedTuple):
+    """One :func:`select` for :func:`select_together`."""
+
+    model: type[Model]
+    where: str
+    params: Sequence[Any]
+    order: str = ""
+    for_update: bool = False
+
+
+def select_together(*queries: Query) -> list[list[Any]]:
+    """Several :func:`select` s sent in one round trip (:func:`pipelined`), run by the server in the order given
+    (a later one sees the rows an earlier ``FOR UPDATE`` locked); each one's rows, in that order."""
+    conn = connections["default"]
+    readers = [_reader(conn, q.model, q.where, q.order, q.for_update) for q in queries]
+    cursors = []
+    try:
+        with pipelined():
+            for (sql, _names, _converters), q in zip(readers, queries, strict=True):
+                cursor = _cursor(conn)
+                cursors.append(cursor)
+                cursor.execute(sql, list(q.params))
+        return [_instances(q.model, cursor.fetchall(), names, converters, conn)
+                for cursor, (_sql, names, converters), q in zip(cursors, readers, queries, strict=True)]
+    finally:
+        for cursor in cursors:
+            cursor.close()
+
+
 def select(model: type[M], where: str, params: Sequence[Any], *, order: str = "",
            for_update: bool = False) -> list[M]:
     """``model``'s rows matching ``where`` (SQL over its quoted columns, ``%s`` placeholders), as instances."""
@@ -101,6 +148,11 @@ def select(model: type[M], where: str, params: Sequence[Any], *, order: str = ""
     with _cursor(conn) as cursor:
         cursor.execute(sql, list(params))
         rows = cursor.fetchall()
+    return _instances(model, rows, names, converters, conn)
+
+
+def _instances(model: type[M], rows: Sequence[Sequence[Any]], names: list[str],
+               converters: list[tuple[int, list[_Converter], Any]], conn: BaseDatabaseWrapper) -> list[M]:
     out = []
     for row in rows:
         values = list(row)
@@ -127,15 +179,16 @@ def update(obj: Model, names: Sequence[str]) -> None:
         cursor.execute(cache[key], [*params, obj.pk])
 
 
-def insert(obj: Model) -> None:
-    """``obj.save()`` of a new row (``auto_now_add`` and defaults as there); sets its primary key."""
+def insert(obj: Model, *, with_pk: bool = True) -> None:
+    """``obj.save()`` of a new row (``auto_now_add`` and defaults as there); sets its primary key unless
+    ``with_pk`` is false (then nothing is read back: it can go in a :func:`pipelined` batch)."""
     conn = connections["default"]
     meta = obj._meta
     pk = meta.pk
     fields: list[Field[Any, Any]] = [f for f in meta.concrete_fields if f is not pk]
-    key = ("insert", type(obj))
+    returning = with_pk and conn.features.can_return_columns_from_insert
+    key = ("insert", type(obj), returning)
     cache = _cache(conn)
-    returning = conn.features.can_return_columns_from_insert
     if key not in cache:
         qn = conn.ops.quote_name
         columns = ", ".join(qn(_column(f)) for f in fields)
@@ -145,7 +198,8 @@ def insert(obj: Model) -> None:
     params = [f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields]
     with _cursor(conn) as cursor:
         cursor.execute(cache[key], params)
-        obj.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
+        if with_pk:
+            obj.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
     obj._state.adding = False
     obj._state.db = "default"
 

@@ -93,6 +93,18 @@ def _seats(room: Room) -> list[Seat]:
     return rows.select(Seat, '"room_id" = %s', [room.pk], order='"seat"')
 
 
+_SEATS_OF_CODE = f'"room_id" = (SELECT "id" FROM "{Room._meta.db_table}" WHERE "code" = %s)'
+
+
+def _lock_with_seats(code: str) -> tuple[Room, list[Seat]]:
+    """:func:`_lock` and :func:`_seats` in one round trip (the seats read once the room is locked)."""
+    found, seats = rows.select_together(rows.Query(Room, '"code" = %s', [code], for_update=True),
+                                        rows.Query(Seat, _SEATS_OF_CODE, [code], order='"seat"'))
+    if not found:
+        raise OnlineError("bad_message", f"There is no room {code!r}.", f"没有房间 {code!r}。", field="code")
+    return found[0], seats
+
+
 def _seat_of(room: Room, token: str, seats: list[Seat] | None = None) -> Seat:
     if seats is not None:
         mine = digest(token) if token else None
@@ -138,10 +150,16 @@ def _check_running(room: Room) -> None:
 
 def _store(room: Room, seat: int, action_id: str) -> Answer:
     """Bump the version, store the action id with its answer (the same transaction)."""
+    row, answer = _action_row(room, seat, action_id)
+    rows.insert(row)
+    return answer
+
+
+def _action_row(room: Room, seat: int, action_id: str) -> tuple[RoomAction, Answer]:
+    """Bump the version; the action id's row with its answer, to be stored in the same transaction."""
     room.version += 1
-    rows.insert(RoomAction(room=room, seat=seat, action_id=action_id, version=room.version,
-                           answer={"version": room.version}))
-    return Answer(room.version)
+    return (RoomAction(room=room, seat=seat, action_id=action_id, version=room.version,
+                       answer={"version": room.version}), Answer(room.version))
 
 
 def _new_code() -> str:
@@ -426,8 +444,7 @@ def room_act(*, code: str, token: str, action: str, action_id: str, version: int
 def _room_act(*, code: str, token: str, action: str, action_id: str, version: int, cards: str | None,
               amount: int | None, suit: str | None) -> Answer:
     with transaction.atomic():
-        room = _lock(code)
-        seats = _seats(room)
+        room, seats = _lock_with_seats(code)
         seat = _seat_of(room, token, seats)
         if version != room.version:  # a resent action (its id stored, the version moved on) or a stale one
             again = _repeat(room, seat.seat, action_id)
@@ -453,17 +470,26 @@ def _room_act(*, code: str, token: str, action: str, action_id: str, version: in
         if seat.auto:
             seat.auto = False
             seat.save(update_fields=["auto"])
-        _append(rh, hand, before)
-        answer = _store(room, seat.seat, action_id)
+        new = _new_events(rh, hand, before)
+        action_row, answer = _action_row(room, seat.seat, action_id)
         _settle_if_over(room, rh, hand)
-        _after(room, seats, *(_maybe_start(room, seats, rh) or (rh, hand)))
+        current = _maybe_start(room, seats, rh) or (rh, hand)
+        with rows.pipelined():  # the action's three writes in one round trip (then the commit)
+            rows.append(rh, "log", "events", new)
+            rows.insert(action_row, with_pk=False)
+            _after(room, seats, *current)
     return answer
 
 
-def _append(rh: RoomHand, hand: Hand, before: int) -> None:
+def _new_events(rh: RoomHand, hand: Hand, before: int) -> list[dict[str, Any]]:
+    """The hand's events since ``before``, added to the row's log in memory (:func:`rows.append` stores them)."""
     new = [e.to_json() for e in hand.log[before:]]
     rh.log["events"].extend(new)
-    rows.append(rh, "log", "events", new)
+    return new
+
+
+def _append(rh: RoomHand, hand: Hand, before: int) -> None:
+    rows.append(rh, "log", "events", _new_events(rh, hand, before))
 
 
 def _settle_if_over(room: Room, rh: RoomHand, hand: Hand) -> None:

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from gameplay.bots import EasyBot, HeuristicBot, StrongBot
 from online import services, tables
@@ -61,7 +62,9 @@ def test_four_strong_bots_play_a_whole_match_within_the_clock(settings: Any, mon
 
     monkeypatch.setattr(tables, "bot_act", timed)
     room = _room("tractor", ["strong"], options={"hand_limit": 1}, clock=15)
-    assert room.status == Room.Status.FINISHED
+    assert room.status == Room.Status.FINISHED, (  # the table's state, should this ever fail again
+        room.status, room.version, room.deadline_kind, room.deadline_seat, room.deadline, timezone.now(),
+        [(h.number, h.finished, len(h.log["events"])) for h in RoomHand.objects.filter(room=room)])
     hands = list(RoomHand.objects.filter(room=room))
     assert hands and all(h.finished for h in hands)
     plays = sum(1 for h in hands for e in h.log["events"] if e.get("kind") == "play")

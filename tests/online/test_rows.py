@@ -91,3 +91,44 @@ def test_append_adds_events_to_the_stored_log_in_order_and_saves_auto_now() -> N
     assert stored.updated_at > before and stored.updated_at == hand.updated_at
     other = RoomHand.objects.create(room=room, number=2, log={"events": []})
     assert RoomHand.objects.get(pk=other.pk).log == {"events": []}  # only the row named was written
+
+
+def test_select_together_reads_as_the_selects_one_by_one() -> None:
+    """The room (locked) and its seats found by its code in one round trip: the same rows as two selects."""
+    room = a_room()
+    seats_of = f'"room_id" = (SELECT "id" FROM "{Room._meta.db_table}" WHERE "code" = %s)'
+    with transaction.atomic():
+        found, seats = rows.select_together(rows.Query(Room, '"code" = %s', [room.code], for_update=True),
+                                            rows.Query(Seat, seats_of, [room.code], order='"seat"'))
+    assert [fields_of(r) for r in found] == [fields_of(Room.objects.get(pk=room.pk))]
+    assert [fields_of(s) for s in seats] == [fields_of(s) for s in Seat.objects.filter(room=room).order_by("seat")]
+    assert seats[0].name == "小明"
+    assert rows.select_together(rows.Query(Room, '"code" = %s', ["NOSUCH"]),
+                                rows.Query(Seat, seats_of, ["NOSUCH"])) == [[], []]
+
+
+def test_pipelined_writes_are_all_stored_or_none_with_the_error_named() -> None:
+    """Writes sent together: all stored at the end of the block; a repeated action id among them is Django's
+    IntegrityError (raised by the end of the block at the latest) and the transaction stores none of them."""
+    room = a_room()
+    hand = RoomHand.objects.create(room=room, number=1, log={"events": []})
+    rows.insert(RoomAction(room=room, seat=0, action_id="a1", version=4, answer={"version": 4}))
+    with transaction.atomic(), rows.pipelined():
+        hand.log["events"].append({"kind": "play"})
+        rows.append(hand, "log", "events", [{"kind": "play"}])
+        rows.insert(RoomAction(room=room, seat=1, action_id="a2", version=5, answer={"version": 5}), with_pk=False)
+        room.version = 5
+        rows.update(room, ("version",))
+    assert RoomHand.objects.get(pk=hand.pk).log == {"events": [{"kind": "play"}]}
+    assert set(RoomAction.objects.filter(room=room).values_list("action_id", flat=True)) == {"a1", "a2"}
+    assert Room.objects.get(pk=room.pk).version == 5
+    with pytest.raises(IntegrityError), transaction.atomic(), rows.pipelined():
+        hand.log["events"].append({"kind": "lost"})
+        rows.append(hand, "log", "events", [{"kind": "lost"}])
+        rows.insert(RoomAction(room=room, seat=0, action_id="a1", version=6, answer={"version": 6}), with_pk=False)
+        room.version = 6
+        rows.update(room, ("version",))
+    assert RoomHand.objects.get(pk=hand.pk).log == {"events": [{"kind": "play"}]}
+    assert RoomAction.objects.filter(room=room).count() == 2 and Room.objects.get(pk=room.pk).version == 5
+    with transaction.atomic():  # the connection is usable again
+        assert rows.select(Room, '"code" = %s', [room.code], for_update=True)[0].version == 5
