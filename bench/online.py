@@ -627,6 +627,15 @@ class EchoGroup:
             await asyncio.gather(*readers, return_exceptions=True)
 
 
+async def loop_lag(lags: list[float], every: float = 0.01) -> None:
+    """How late this client's event loop wakes a 10 ms sleep (ms): the part of a measured latency that is the
+    client's own queue, not the server's."""
+    while True:
+        t = time.perf_counter()
+        await asyncio.sleep(every)
+        lags.append((time.perf_counter() - t - every) * 1000)
+
+
 async def gather_bounded(coros: list[Any], limit: int = 64) -> None:
     sem = asyncio.Semaphore(limit)
 
@@ -706,8 +715,12 @@ async def drive(tables: list[Table], ports: list[int], pids: list[int], db: str,
     k0 = own_cpu()
     started = time.perf_counter()
     stats.measuring = True
+    lags: list[float] = []
+    watch = asyncio.create_task(loop_lag(lags))
     await asyncio.sleep(seconds)
     stats.measuring = False
+    watch.cancel()
+    out["client_lag"] = lags
     for t in tables:
         t.acting = False
     elapsed = time.perf_counter() - started
@@ -800,6 +813,10 @@ def step(config: str, n: int, args: argparse.Namespace, database_url: str, db: s
         for proc in procs:
             stop(proc)
     lost, doubled, hands, notes = out["verify"]
+    lag = out.get("client_lag") or []
+    if lag:
+        notes.append(f"client loop lag p50 {quantile(lag, 0.5):.1f} p95 {quantile(lag, 0.95):.1f} "
+                     f"p99 {quantile(lag, 0.99):.1f} ms (a 10 ms sleep woken late)")
     for log in logs:
         text = Path(log).read_text(errors="replace") if Path(log).exists() else ""
         if "Traceback" in text:
