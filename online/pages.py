@@ -192,7 +192,7 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
     hand = services.hand_from_log(row.log)
     lang = _lang()
     seat_word = zh_seat if lang == "zh-hans" else en_seat
-    labels = [f"{seat_word(s.seat)} · {_('Bot') if s.bot else s.name}" if s.bot or s.name else seat_word(s.seat)
+    labels = [" · ".join([seat_word(s.seat), *([s.name] if s.name else []), *([str(_("Bot"))] if s.bot else [])])
               for s in seats]
     room_url = reverse("online-room", args=[room.code])
     name = variant_name(VARIANTS[room.variant]) if room.variant in VARIANTS else room.variant

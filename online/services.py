@@ -286,7 +286,8 @@ def seat_ready(*, code: str, token: str, action_id: str, version: int) -> Answer
 
 
 def seat_bot(*, code: str, host_token: str, seat: int, bot: str | None, action_id: str, version: int) -> Answer:
-    """Host only: give an empty seat to a bot (``bot`` None: take it back)."""
+    """Host only: give an empty seat to a bot (``bot`` None: take it back). A casual room's bot seat has no
+    name (the page says "Seat n" and the bot's level); a tournament's seat keeps its player's name."""
     _check_id(action_id)
     with transaction.atomic():
         room = _lock(code)
@@ -308,7 +309,8 @@ def seat_bot(*, code: str, host_token: str, seat: int, bot: str | None, action_i
         if row.token_digest:
             raise OnlineError("seat_taken", f"Seat {seat + 1} is a player's.", f"{seat + 1}号座位已有玩家。", field="seat")
         row.bot = bot
-        row.name = f"bot ({bot})" if bot else ""
+        if not room.owner_kind:  # a tournament's seat keeps its player's name: the bot plays for them
+            row.name = ""
         row.ready = bot is not None
         row.save(update_fields=["bot", "name", "ready"])
         answer = _store(room, -1, action_id)
@@ -387,7 +389,8 @@ def seat_replace(*, code: str, host_token: str, seat: int, bot: str | None, name
         row = seats[seat]
         row.bot, row.token_digest, row.auto, row.user = bot, digest(token) if token else "", False, None
         row.ready, row.connected, row.channel = bot is not None, 0, ""
-        row.name = f"bot ({bot})" if bot else (name[:40] or row.name)
+        if bot is None:  # a bot plays on under the replaced player's name; a substitute is named
+            row.name = name[:40] or row.name
         row.save(update_fields=["bot", "token_digest", "auto", "user", "ready", "connected", "channel", "name"])
         room.version += 1
         rh = _current_hand(room)

@@ -272,8 +272,8 @@
   }
 
   function seatName(s) {
+    // a bot seat has no name at a casual table; at a tournament's it keeps its player's (the bot plays for them)
     var seat = state && state.room.seats[s];
-    if (seat && seat.bot) return fmt(W.seat_n, { n: s + 1 });
     return seat && seat.name ? seat.name : fmt(W.seat_n, { n: s + 1 });
   }
   function seatShort(s) {

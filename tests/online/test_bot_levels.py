@@ -77,3 +77,16 @@ def test_mixed_levels_play_an_individual_match(settings: Any) -> None:
     settings.ONLINE_STRONG_BUDGET_MS = 10
     room = _room("red-five", ["easy", "heuristic", "strong", "random"], hands=1)
     assert room.status == Room.Status.FINISHED
+
+
+def test_a_casual_bot_seat_has_no_name_and_taken_back_is_free() -> None:
+    """At a casual table a bot seat is shown as its seat and level (no made-up name); taken back it is free."""
+    created = services.room_create(variant="tractor")
+    code, host = created.room.code, created.host_token
+    services.seat_bot(code=code, host_token=host, seat=1, bot="easy", action_id="b1", version=created.room.version)
+    seats = services.room_state(code=code, seat=None)["room"]["seats"]
+    assert (seats[1]["name"], seats[1]["bot"], seats[1]["taken"]) == ("", "easy", True)
+    version = Room.objects.get(code=code).version
+    services.seat_bot(code=code, host_token=host, seat=1, bot=None, action_id="b2", version=version)
+    seats = services.room_state(code=code, seat=None)["room"]["seats"]
+    assert (seats[1]["name"], seats[1]["bot"], seats[1]["taken"]) == ("", None, False)

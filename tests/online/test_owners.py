@@ -61,6 +61,7 @@ def test_the_owner_configures_records_and_ends_the_match(owner: FakeOwner) -> No
     assert [s.name for s in Seat.objects.filter(room=room)] == ["A", "B", "C", "D"]
     _bots(room)
     assert room.status == Room.Status.FINISHED  # the owner said so after two hands (the room would go on)
+    assert [s.name for s in Seat.objects.filter(room=room)] == ["A", "B", "C", "D"]  # bots play for the players
     hands = list(RoomHand.objects.filter(room=room).order_by("number"))
     assert [h.number for h in hands] == [1, 2]
     assert [(t[0], t[1], t[2]) for t in owner.told] == [(7, 1, True), (7, 2, True)]

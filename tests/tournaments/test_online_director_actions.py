@@ -114,6 +114,9 @@ def test_a_seat_replaced_mid_hand_by_a_bot_plays_on_and_the_hand_is_recorded(cli
     assert "此座位现由机器人打。" in page
     seat = Seat.objects.get(room=room, seat=2)
     assert seat.bot == "normal" and seat.token_digest == ""
+    assert seat.name == replaced.name  # the bot plays for the absent player, under their name
+    shown = services.room_state(code=room.code, seat=0)["room"]["seats"][2]
+    assert (shown["name"], shown["bot"]) == (replaced.name, "normal")
     played = RoomHand.objects.get(room=room).log["events"][before:]
     assert any(e["kind"] == "play" and e["seat"] == 2 for e in played)  # the bot played the seat's turn at once
     with pytest.raises(services.OnlineError) as err:
@@ -138,7 +141,7 @@ def test_a_seat_replaced_mid_hand_by_a_bot_plays_on_and_the_hand_is_recorded(cli
     again = match_room_open(match_id=match.pk)
     assert again.pk != room.pk
     seats = {s.seat: s for s in Seat.objects.filter(room=again)}
-    assert seats[2].bot == "normal" and seats[2].ready
+    assert seats[2].bot == "normal" and seats[2].ready and seats[2].name == replaced.name
     assert all(seats[s].bot is None and not seats[s].token_digest for s in (0, 1, 3))
 
 

@@ -53,4 +53,4 @@ def test_an_owned_rooms_page_shows_who_plays_and_no_join_form(client: Any) -> No
     assert "Who plays" in html and "can watch" in html
     first = players.split('data-seat="1"')[0]
     assert names[0] in first and "not here yet" not in first  # seat 1 taken by the player's link
-    assert "Seat 2 · bot" in players and players.count("not here yet") == 2
+    assert f"{names[1]} · bot" in players and players.count("not here yet") == 2  # the bot plays for the player

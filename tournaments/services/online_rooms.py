@@ -57,6 +57,16 @@ def seat_players(match: Match) -> list[tuple[int, Any]]:
     """(seat, Player) of a match in seat order: a team's players opposite each other as registered; an
     individual table's players as drawn — but a seat the director replaced (``OnlineSeatChange``) is its
     substitute's, or nobody's while a bot plays it."""
+    out = registered_players(match)
+    changes = {c.seat: c.player for c in OnlineSeatChange.objects.filter(match=match).select_related("player")}
+    if changes:
+        out = [(seat, changes.get(seat, player)) for seat, player in out]
+        out = [(seat, player) for seat, player in out if player is not None]
+    return sorted(out, key=lambda pair: pair[0])
+
+
+def registered_players(match: Match) -> list[tuple[int, Any]]:
+    """(seat, Player) of a match as registered or drawn, in seat order (no director's replacement)."""
     if is_table(match):
         out = [(s.seat, s.entry.player) for s in match.seats.select_related("entry__player").order_by("seat")]
     else:
@@ -66,10 +76,6 @@ def seat_players(match: Match) -> list[tuple[int, Any]]:
             if entry is None or entry.team is None:
                 continue
             out += [(side, entry.team.player1), (side + 2, entry.team.player2)]
-    changes = {c.seat: c.player for c in OnlineSeatChange.objects.filter(match=match).select_related("player")}
-    if changes:
-        out = [(seat, changes.get(seat, player)) for seat, player in out]
-        out = [(seat, player) for seat, player in out if player is not None]
     return sorted(out, key=lambda pair: pair[0])
 
 
@@ -122,10 +128,15 @@ def match_room_open(*, match_id: int, actor: Actor = ONLINE) -> Room:
         for seat, player in seat_players(match):
             if seat < len(names):
                 names[seat] = player.name
+        # a seat the director gave to a bot stays the bot's in the match's next room (a correction reopened it),
+        # under the name of the player it plays for
+        bots = list(OnlineSeatChange.objects.filter(match=match).exclude(bot="").order_by("seat"))
+        for seat, player in registered_players(match) if bots else []:
+            if seat < len(names) and not names[seat]:
+                names[seat] = player.name
         room = owners.room_own(room=created.room, kind=KIND, owner_id=match.pk, host_token=host_token(match.pk),
                                names=names, spectator_delay=spectator_delay(match.stage))
-        # a seat the director gave to a bot stays the bot's in the match's next room (a correction reopened it)
-        for change in OnlineSeatChange.objects.filter(match=match).exclude(bot="").order_by("seat"):
+        for change in bots:
             if change.seat < room.players:
                 seat_bot_for(match=match, room=room, seat=change.seat, bot=change.bot)
         audit(actor=actor, action="match.room", tournament=tournament, target=f"match:{match.pk}",
