@@ -132,3 +132,30 @@ def test_pipelined_writes_are_all_stored_or_none_with_the_error_named() -> None:
     assert RoomAction.objects.filter(room=room).count() == 2 and Room.objects.get(pk=room.pk).version == 5
     with transaction.atomic():  # the connection is usable again
         assert rows.select(Room, '"code" = %s', [room.code], for_update=True)[0].version == 5
+
+
+def test_a_ping_stamps_its_seat_and_never_relaxes_another_commit() -> None:
+    """``presence.seat_seen`` stamps the pinging seat only (a seat with a socket). On PostgreSQL its own commit
+    does not wait for the disk; the setting never outlives that statement, and inside a caller's transaction
+    (whose writes must be durable) the plain statement is used."""
+    from django.db import connection
+
+    from online import presence
+
+    room = a_room()
+    long_ago = timezone.now() - timedelta(days=1)
+    Seat.objects.filter(room=room).update(last_seen=long_ago, connected=0)
+    Seat.objects.filter(room=room, seat=0).update(connected=1)
+    presence.seat_seen(code=room.code, seat=0)
+    presence.seat_seen(code=room.code, seat=1)  # no socket counted: not stamped
+    stamps = dict(Seat.objects.filter(room=room).values_list("seat", "last_seen"))
+    assert stamps[0] > long_ago and stamps[1] == long_ago == stamps[2]
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"  # the ping's own transaction only
+    with transaction.atomic(), connection.cursor() as cursor:
+        presence.seat_seen(code=room.code, seat=0)
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"  # inside a transaction: not relaxed
