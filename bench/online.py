@@ -300,6 +300,8 @@ class Stats:
         self.measuring = False
         """Latencies and accepted actions count only in the measured window (after the warm-up)."""
         self.actions = 0
+        self.refusals: list[str] = []
+        """The first few refusals' reasons (what was sent, what the engine said)."""
 
 
 class Throttle:
@@ -440,6 +442,11 @@ class Table:
         ident = frame.get("id")
         p = self.outstanding[seat]
         self.stats.errors[code] += 1
+        if code == "refused" and len(self.stats.refusals) < 5:
+            message = frame.get("message") or {}
+            sent = f"{p.kind} {p.cards}" if p is not None else "?"
+            self.stats.refusals.append(f"seat {seat} {sent!r} at version {p.version if p else '?'}: "
+                                       f"{message.get('en') if isinstance(message, dict) else message}")
         if ident is None or ident not in self.outcomes:
             return
         if p is None or p.ident != ident:
@@ -817,6 +824,7 @@ def step(config: str, n: int, args: argparse.Namespace, database_url: str, db: s
     if lag:
         notes.append(f"client loop lag p50 {quantile(lag, 0.5):.1f} p95 {quantile(lag, 0.95):.1f} "
                      f"p99 {quantile(lag, 0.99):.1f} ms (a 10 ms sleep woken late)")
+    notes += [f"refused: {r}" for r in stats.refusals]
     for log in logs:
         text = Path(log).read_text(errors="replace") if Path(log).exists() else ""
         if "Traceback" in text:
