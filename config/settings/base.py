@@ -194,7 +194,9 @@ SPECTACULAR_SETTINGS = {
 # process's memory (one process: `make run`); with it (redis://…) several ASGI processes share the groups.
 ASGI_APPLICATION = "config.asgi.application"
 CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default="")
-CHANNEL_REDIS_PUBSUB = env.bool("CHANNEL_REDIS_PUBSUB", default=False)
+# channels-redis's Pub/Sub layer by default (one PUBLISH a message: about half the CPU of two web processes at
+# 50–200 rooms in bench/online.py); false takes its list layer (a queue per channel kept in Redis).
+CHANNEL_REDIS_PUBSUB = env.bool("CHANNEL_REDIS_PUBSUB", default=True)
 CHANNEL_LAYERS = (
     {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
                  "CONFIG": {"hosts": [{"address": CHANNEL_REDIS_URL, "socket_connect_timeout": 2}]}}}

@@ -41,9 +41,11 @@ def test_embedded_default_is_sqlite_in_project_folder_with_in_process_tasks(modu
 
 @pytest.mark.parametrize(("env", "layer"), [
     ({}, "online.layers.SweptInMemoryChannelLayer"),
-    ({"CHANNEL_REDIS_URL": "redis://127.0.0.1:6379/2"}, "channels_redis.core.RedisChannelLayer"),
+    ({"CHANNEL_REDIS_URL": "redis://127.0.0.1:6379/2"}, "channels_redis.pubsub.RedisPubSubChannelLayer"),
     ({"CHANNEL_REDIS_URL": "redis://127.0.0.1:6379/2", "CHANNEL_REDIS_PUBSUB": "true"},
      "channels_redis.pubsub.RedisPubSubChannelLayer"),
+    ({"CHANNEL_REDIS_URL": "redis://127.0.0.1:6379/2", "CHANNEL_REDIS_PUBSUB": "false"},
+     "channels_redis.core.RedisChannelLayer"),
     ({"CHANNEL_REDIS_PUBSUB": "true"}, "online.layers.SweptInMemoryChannelLayer"),  # no Redis: in memory
 ])
 def test_the_channel_layer_follows_the_environment(env: dict[str, str], layer: str) -> None:
