@@ -107,6 +107,16 @@ def test_select_together_reads_as_the_selects_one_by_one() -> None:
                                 rows.Query(Seat, seats_of, ["NOSUCH"])) == [[], []]
 
 
+def a_play_written(room: Room, hand: RoomHand, kind: str, *, seat: int, action_id: str, version: int) -> None:
+    """A play's three writes, as ``services._room_act`` makes them: the log, the action id, the room."""
+    hand.log["events"].append({"kind": kind})
+    rows.append(hand, "log", "events", [{"kind": kind}])
+    rows.insert(RoomAction(room=room, seat=seat, action_id=action_id, version=version, answer={"version": version}),
+                with_pk=False)
+    room.version = version
+    rows.update(room, ("version",))
+
+
 def test_pipelined_writes_are_all_stored_or_none_with_the_error_named() -> None:
     """Writes sent together: all stored at the end of the block; a repeated action id among them is Django's
     IntegrityError (raised by the end of the block at the latest) and the transaction stores none of them."""
@@ -114,20 +124,12 @@ def test_pipelined_writes_are_all_stored_or_none_with_the_error_named() -> None:
     hand = RoomHand.objects.create(room=room, number=1, log={"events": []})
     rows.insert(RoomAction(room=room, seat=0, action_id="a1", version=4, answer={"version": 4}))
     with transaction.atomic(), rows.pipelined():
-        hand.log["events"].append({"kind": "play"})
-        rows.append(hand, "log", "events", [{"kind": "play"}])
-        rows.insert(RoomAction(room=room, seat=1, action_id="a2", version=5, answer={"version": 5}), with_pk=False)
-        room.version = 5
-        rows.update(room, ("version",))
+        a_play_written(room, hand, "play", seat=1, action_id="a2", version=5)
     assert RoomHand.objects.get(pk=hand.pk).log == {"events": [{"kind": "play"}]}
     assert set(RoomAction.objects.filter(room=room).values_list("action_id", flat=True)) == {"a1", "a2"}
     assert Room.objects.get(pk=room.pk).version == 5
     with pytest.raises(IntegrityError), transaction.atomic(), rows.pipelined():
-        hand.log["events"].append({"kind": "lost"})
-        rows.append(hand, "log", "events", [{"kind": "lost"}])
-        rows.insert(RoomAction(room=room, seat=0, action_id="a1", version=6, answer={"version": 6}), with_pk=False)
-        room.version = 6
-        rows.update(room, ("version",))
+        a_play_written(room, hand, "lost", seat=0, action_id="a1", version=6)
     assert RoomHand.objects.get(pk=hand.pk).log == {"events": [{"kind": "play"}]}
     assert RoomAction.objects.filter(room=room).count() == 2 and Room.objects.get(pk=room.pk).version == 5
     with transaction.atomic():  # the connection is usable again
