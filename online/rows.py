@@ -95,20 +95,36 @@ def _reader(conn: BaseDatabaseWrapper, model: type[Model], where: str, order: st
 
 
 @contextlib.contextmanager
-def pipelined() -> Iterator[None]:
+def pipelined(*, commit: bool = False) -> Iterator[None]:
     """On PostgreSQL the statements run inside are sent together and answered together when the block ends
     (psycopg's pipeline mode): one round trip to the server instead of one each — and, in a transaction
     psycopg has not begun yet, its ``BEGIN`` goes with them. A statement's error (``IntegrityError``) is
     raised at the end of the block, and the statements after it in the block are not run. Inside, only this
     module's statements: a row count (which the ORM's ``save`` reads) is known only after the block, and a
-    fetch ends the batch early. Elsewhere (SQLite) the statements run one by one as usual."""
+    fetch ends the batch early. Elsewhere (SQLite) the statements run one by one as usual.
+
+    With ``commit``, when the block is the last thing in the caller's outermost ``transaction.atomic()``,
+    that transaction's ``COMMIT`` goes in the same batch (one round trip fewer): the block's writes are
+    durable when it ends, and the ``atomic`` that closes after it finds nothing left to commit (psycopg sends
+    no second ``COMMIT``) and runs its ``on_commit`` callbacks as usual. After an error the server skips the
+    ``COMMIT`` with the rest of the batch and the ``atomic`` rolls the transaction back. Inside a savepoint
+    or a transaction of the caller's caller (a test's) nothing is committed early."""
     conn = connections["default"]
     if conn.vendor != "postgresql":
         yield
         return
     conn.ensure_connection()
+    ends = commit and _outermost(conn)
     with conn.wrap_database_errors, conn.connection.pipeline():
         yield
+        if ends:
+            conn.connection.execute("COMMIT")
+
+
+def _outermost(conn: BaseDatabaseWrapper) -> bool:
+    """Whether the innermost open ``atomic`` is the only one: its transaction is the caller's to commit."""
+    return bool(conn.in_atomic_block and conn.commit_on_exit and len(conn.atomic_blocks) == 1
+                and not conn.savepoint_ids and not conn.needs_rollback)
 
 
 class Query(NamedTuple):

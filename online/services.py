@@ -477,7 +477,7 @@ def _room_act(*, code: str, token: str, action: str, action_id: str, version: in
         action_row, answer = _action_row(room, seat.seat, action_id)
         _settle_if_over(room, rh, hand)
         current = _maybe_start(room, seats, rh) or (rh, hand)
-        with rows.pipelined():  # the action's three writes in one round trip (then the commit)
+        with rows.pipelined(commit=True):  # the action's three writes and the commit in one round trip
             rows.append(rh, "log", "events", new)
             rows.insert(action_row, with_pk=False)
             _after(room, seats, *current)

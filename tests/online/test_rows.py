@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from datetime import timedelta
+from typing import TypeVar
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
@@ -13,6 +16,8 @@ from online import rows, services
 from online.models import Room, RoomAction, RoomHand, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+T = TypeVar("T")
 
 
 def fields_of(obj: object) -> dict[str, object]:
@@ -134,6 +139,64 @@ def test_pipelined_writes_are_all_stored_or_none_with_the_error_named() -> None:
     assert RoomAction.objects.filter(room=room).count() == 2 and Room.objects.get(pk=room.pk).version == 5
     with transaction.atomic():  # the connection is usable again
         assert rows.select(Room, '"code" = %s', [room.code], for_update=True)[0].version == 5
+
+
+def elsewhere(read: Callable[[], T]) -> T:
+    """``read`` on another thread, so on another database connection: what others see committed."""
+    out: list[T] = []
+
+    def run() -> None:
+        try:
+            out.append(read())
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    return out[0]
+
+
+def test_a_pipelined_commit_makes_the_writes_durable_when_the_block_ends_and_only_then() -> None:
+    """``pipelined(commit=True)`` as the end of the outermost transaction: its writes are committed (another
+    connection sees them) as the block ends, before the ``atomic`` closes; the ``atomic``'s ``on_commit``
+    callbacks run after. With a repeated action id nothing is stored. Inside a savepoint, or a transaction
+    the caller does not own, nothing is committed early: an outer rollback still undoes the writes."""
+    from django.db import connection
+
+    room = a_room()
+    hand = RoomHand.objects.create(room=room, number=1, log={"events": []})
+    version = lambda: Room.objects.get(pk=room.pk).version  # noqa: E731
+    told: list[int] = []
+    with transaction.atomic():
+        with rows.pipelined(commit=True):
+            a_play_written(room, hand, "play", seat=1, action_id="a1", version=5)
+        transaction.on_commit(lambda: told.append(version()))
+        if connection.vendor == "postgresql":  # (SQLite: one by one, committed by the atomic as before)
+            assert elsewhere(version) == 5  # committed in the block's own batch
+        assert told == []  # the callbacks wait for the atomic's end
+    assert told == [5]
+    assert elsewhere(version) == 5
+
+    with pytest.raises(IntegrityError), transaction.atomic(), rows.pipelined(commit=True):
+        a_play_written(room, hand, "lost", seat=1, action_id="a1", version=6)
+    assert elsewhere(version) == 5
+    assert RoomHand.objects.get(pk=hand.pk).log == {"events": [{"kind": "play"}]}
+
+    class Undo(Exception):
+        pass
+
+    for nested in (True, False):
+        with pytest.raises(Undo), transaction.atomic():
+            if nested:
+                with transaction.atomic(), rows.pipelined(commit=True):
+                    a_play_written(room, hand, "kept?", seat=2, action_id="n1", version=7)
+            else:
+                with transaction.atomic(savepoint=False), rows.pipelined(commit=True):
+                    a_play_written(room, hand, "kept?", seat=2, action_id="n1", version=7)
+            raise Undo
+        assert version() == 5 and not RoomAction.objects.filter(action_id="n1").exists()
+    assert RoomHand.objects.get(pk=hand.pk).log == {"events": [{"kind": "play"}]}
 
 
 def test_a_ping_stamps_its_seat_and_never_relaxes_another_commit() -> None:
