@@ -70,17 +70,21 @@ def _cursor(conn: BaseDatabaseWrapper) -> Any:
     return conn.make_debug_cursor(raw) if conn.queries_logged else conn.make_cursor(raw)
 
 
-def _reader(conn: BaseDatabaseWrapper, model: type[Model], where: str, order: str,
-            for_update: bool) -> tuple[str, list[str], list[tuple[int, list[_Converter], Any]]]:
-    key = ("select", model, where, order, for_update)
+def _reader(conn: BaseDatabaseWrapper, model: type[Model], where: str, order: str, for_update: bool,
+            instead: Sequence[tuple[str, str]] = (), limit: int = 0,
+            ) -> tuple[str, list[str], list[tuple[int, list[_Converter], Any]]]:
+    key = ("select", model, where, order, for_update, tuple(instead), limit)
     cache = _cache(conn)
     if key not in cache:
         meta, qn = model._meta, conn.ops.quote_name
         fields: list[Field[Any, Any]] = list(meta.concrete_fields)
-        columns = ", ".join(qn(_column(f)) for f in fields)
+        expressions = dict(instead)
+        columns = ", ".join(expressions.get(f.attname) or qn(_column(f)) for f in fields)
         sql = f"SELECT {columns} FROM {qn(meta.db_table)} WHERE {where}"
         if order:
             sql += f" ORDER BY {order}"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
         if for_update and conn.features.has_select_for_update:
             sql += " FOR UPDATE"
         converters = []
@@ -135,22 +139,33 @@ class Query(NamedTuple):
     params: Sequence[Any]
     order: str = ""
     for_update: bool = False
+    instead: tuple[tuple[str, str, tuple[Any, ...]], ...] = ()
+    """Fields read as an SQL expression of the caller's instead of their column: (name, SQL, its values),
+    converted as the field's column would be (e.g. only part of a JSON column)."""
+    limit: int = 0
+
+    def sql_and_params(self, conn: BaseDatabaseWrapper) -> tuple[str, list[Any], list[str],
+                                                               list[tuple[int, list[_Converter], Any]]]:
+        sql, names, converters = _reader(conn, self.model, self.where, self.order, self.for_update,
+                                         [(name, expr) for name, expr, _values in self.instead], self.limit)
+        values = [v for name in names for n, _expr, vs in self.instead if n == name for v in vs]
+        return sql, [*values, *self.params], names, converters
 
 
 def select_together(*queries: Query) -> list[list[Any]]:
     """Several :func:`select` s sent in one round trip (:func:`pipelined`), run by the server in the order given
     (a later one sees the rows an earlier ``FOR UPDATE`` locked); each one's rows, in that order."""
     conn = connections["default"]
-    readers = [_reader(conn, q.model, q.where, q.order, q.for_update) for q in queries]
+    readers = [q.sql_and_params(conn) for q in queries]
     cursors = []
     try:
         with pipelined():
-            for (sql, _names, _converters), q in zip(readers, queries, strict=True):
+            for sql, params, _names, _converters in readers:
                 cursor = _cursor(conn)
                 cursors.append(cursor)
-                cursor.execute(sql, list(q.params))
+                cursor.execute(sql, params)
         return [_instances(q.model, cursor.fetchall(), names, converters, conn)
-                for cursor, (_sql, names, converters), q in zip(cursors, readers, queries, strict=True)]
+                for cursor, (_sql, _params, names, converters), q in zip(cursors, readers, queries, strict=True)]
     finally:
         for cursor in cursors:
             cursor.close()

@@ -41,7 +41,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 import variants
@@ -96,13 +96,16 @@ def _seats(room: Room) -> list[Seat]:
 _SEATS_OF_CODE = f'"room_id" = (SELECT "id" FROM "{Room._meta.db_table}" WHERE "code" = %s)'
 
 
-def _lock_with_seats(code: str) -> tuple[Room, list[Seat]]:
-    """:func:`_lock` and :func:`_seats` in one round trip (the seats read once the room is locked)."""
-    found, seats = rows.select_together(rows.Query(Room, '"code" = %s', [code], for_update=True),
-                                        rows.Query(Seat, _SEATS_OF_CODE, [code], order='"seat"'))
+def _lock_with_seats(code: str, read: tables.HandRead | None = None) -> tuple[Room, list[Seat], RoomHand | None]:
+    """:func:`_lock` and :func:`_seats` in one round trip (the seats read once the room is locked), with the
+    latest hand row when ``read`` says to read it (:func:`tables.hand_read`; None if not read)."""
+    found, seats, *hands = rows.select_together(rows.Query(Room, '"code" = %s', [code], for_update=True),
+                                                rows.Query(Seat, _SEATS_OF_CODE, [code], order='"seat"'),
+                                                *([read.query] if read is not None else []))
     if not found:
         raise OnlineError("bad_message", f"There is no room {code!r}.", f"没有房间 {code!r}。", field="code")
-    return found[0], seats
+    tables.remember(code, found[0].pk)
+    return found[0], seats, tables.hand_row(read, hands[0]) if read is not None else None
 
 
 def _seat_of(room: Room, token: str, seats: list[Seat] | None = None) -> Seat:
@@ -120,10 +123,13 @@ def _is_host(room: Room, host_token: str) -> bool:
     return bool(host_token) and secrets.compare_digest(digest(host_token), room.host_digest)
 
 
-def _current_hand(room: Room) -> RoomHand | None:
-    """The room's latest hand row: the one cached with the hand at the room's version, else read."""
+def _current_hand(room: Room, read: RoomHand | None = None) -> RoomHand | None:
+    """The room's latest hand row: the one cached with the hand at the room's version, else the one the
+    caller ``read`` with the room's lock, else read now."""
     row = tables.row_at(room.pk, room.version)
-    return row if row is not None else RoomHand.objects.filter(room=room).order_by("-number").first()
+    if row is None:
+        row = read if read is not None else RoomHand.objects.filter(room=room).order_by("-number").first()
+    return row
 
 
 def _repeat(room: Room, seat: int, action_id: str) -> Answer | None:
@@ -446,8 +452,9 @@ def room_act(*, code: str, token: str, action: str, action_id: str, version: int
 
 def _room_act(*, code: str, token: str, action: str, action_id: str, version: int, cards: str | None,
               amount: int | None, suit: str | None) -> Answer:
+    read = tables.hand_read(code, version, partial=connection.vendor == "postgresql")
     with transaction.atomic():
-        room, seats = _lock_with_seats(code)
+        room, seats, latest = _lock_with_seats(code, read)
         seat = _seat_of(room, token, seats)
         if version != room.version:  # a resent action (its id stored, the version moved on) or a stale one
             again = _repeat(room, seat.seat, action_id)
@@ -455,7 +462,7 @@ def _room_act(*, code: str, token: str, action: str, action_id: str, version: in
                 return again
             _check_version(room, version)
         _check_running(room)
-        rh = _current_hand(room)
+        rh = _current_hand(room, latest)
         if rh is None or rh.finished or room.status != Room.Status.PLAYING:
             raise OnlineError("refused", "No hand is being played.", "目前没有进行中的牌局。")
         hand = _hand_at(room, rh)

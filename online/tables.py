@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 
@@ -18,10 +18,11 @@ from gameplay.events import Redeal, event_from_json
 from gameplay.hand import Hand
 from gameplay.notation import apply_event
 from gameplay.simulate import bot_turn
+from online import rows
 from online.models import Room, RoomHand, Seat
 
-__all__ = ["SYSTEM", "bot_act", "deal", "deal_round", "deck_source", "drop_cache", "give_back", "hand_for", "hand_from_log", "keep",
-           "row_at", "table_bot", "take_both"]
+__all__ = ["SYSTEM", "HandRead", "bot_act", "deal", "deal_round", "deck_source", "drop_cache", "give_back", "hand_for", "hand_from_log", "hand_read",
+           "hand_row", "keep", "remember", "row_at", "table_bot", "take_both"]
 
 SYSTEM = random.SystemRandom()
 """The shuffles of online hands (the deck is stored in the log: nothing needs the seed)."""
@@ -138,6 +139,66 @@ def give_back(room_id: int, version: int, hand: Hand, row: RoomHand) -> None:
     """Put back what a read took, unless a write has cached something meanwhile."""
     with _CACHE_LOCK:
         _CACHE.setdefault(room_id, (version, hand, row))
+
+
+_CODES: dict[str, int] = {}
+"""Room code → id, for the rooms this process has served (:func:`hand_read` finds their cached hands)."""
+
+_SINCE = "events_since"
+"""The key that marks a log read in part (:func:`hand_read`): the number of events it leaves out."""
+
+_HAND_OF_CODE = f'"room_id" = (SELECT "id" FROM "{Room._meta.db_table}" WHERE "code" = %s)'
+_NEW_EVENTS = ("jsonb_build_object('events', jsonb_path_query_array(\"log\", '$.events[$n to last]', "
+               f"jsonb_build_object('n', %s::int)), '{_SINCE}', %s::int)")
+
+
+def remember(code: str, room_id: int) -> None:
+    with _CACHE_LOCK:
+        if len(_CODES) > 50_000:  # bounded: rooms long finished are forgotten
+            _CODES.clear()
+        _CODES[code] = room_id
+
+
+class HandRead(NamedTuple):
+    """What :func:`hand_read` reads: the query, and the cached row whose log it continues (with ``seen`` events)."""
+
+    query: rows.Query
+    base: RoomHand | None
+    seen: int
+
+
+def hand_read(code: str, version: int, *, partial: bool) -> HandRead | None:
+    """What to read of room ``code``'s latest hand together with its lock, when this process's cached hand is
+    not at ``version`` (the one the client saw): another process served the actions since (several ASGI
+    processes share a room's sockets), or nothing is cached. With ``partial`` (PostgreSQL's ``jsonb``) and a
+    cached row, only the log's events past those the cached row has: a hand's log grows to about 200 events.
+    None when the cached hand is at ``version`` (nothing to read if the room is too)."""
+    with _CACHE_LOCK:
+        room_id = _CODES.get(code)
+        hit = _CACHE.get(room_id) if room_id is not None else None
+    if hit is not None and hit[0] == version:
+        return None
+    base = hit[2] if hit is not None else None
+    latest = rows.Query(RoomHand, _HAND_OF_CODE, [code], order='"number" DESC', limit=1)
+    if base is None or not partial:
+        return HandRead(latest, None, 0)
+    seen = len(base.log["events"])
+    return HandRead(latest._replace(instead=(("log", _NEW_EVENTS, (seen, seen)),)), base, seen)
+
+
+def hand_row(read: HandRead, found: Sequence[RoomHand]) -> RoomHand | None:
+    """The latest hand row ``read`` found, with its whole log: a partial read's new events after the cached
+    row's first ``seen``. None when there is no hand, or when a partial read is not of the cached row (a new
+    hand has begun since: the caller reads it whole)."""
+    if not found:
+        return None
+    row = found[0]
+    if read.base is None:
+        return row
+    if row.pk != read.base.pk or row.log.get(_SINCE) != read.seen:
+        return None
+    row.log = {**read.base.log, "events": read.base.log["events"][:read.seen] + row.log["events"]}
+    return row
 
 
 STRONG_BUDGET_MS = 100

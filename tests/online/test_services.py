@@ -3,6 +3,7 @@ mid-hand, and random frames that never break a table (hypothesis)."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from typing import Any
@@ -208,7 +209,7 @@ def test_a_hand_another_process_moved_on_is_caught_up_not_replayed(rebuilds: dic
     rng = random.Random(5)
     for _ in range(40):
         oracle_step(room, tokens, rng)
-    this_process = dict(tables._CACHE)  # what this process had cached when it last served the room
+    this_process = snapshot()  # what this process had cached when it last served the room
     for _ in range(7):  # the other process serves the next actions
         assert oracle_step(room, tokens, rng)
     tables._CACHE.clear()
@@ -231,6 +232,63 @@ def test_a_hand_another_process_moved_on_is_caught_up_not_replayed(rebuilds: dic
     room.refresh_from_db()
     again = services.current_hand(room)[1]
     assert calls["n"] == 1 and again is not None and again.log == rebuilt.log
+
+
+def snapshot() -> dict[int, tuple[int, Any, Any]]:
+    """This process's cached hands and rows as copies: the actions another process serves next do not
+    change them (as they would not change what a process of their own holds)."""
+    return {room_id: (version, services.hand_from_log(copy.deepcopy(row.log)), copy.deepcopy(row))
+            for room_id, (version, _hand, row) in tables._CACHE.items() if row is not None}
+
+
+def test_a_play_after_another_process_reads_the_hand_with_the_lock_and_only_its_new_events(
+        rebuilds: dict[str, int]) -> None:
+    """The action this process serves after the other one served seven: the hand row is read in the same
+    round trip as the room's lock (no second read), on PostgreSQL only the log events this process has not
+    seen; the hand is caught up, not rebuilt, and what it caches is exactly the stored log and its replay."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    room, tokens = table("tractor")
+    ready_all(room, tokens)
+    rng = random.Random(9)
+    for _ in range(40):
+        oracle_step(room, tokens, rng)
+    this_process = snapshot()
+    for _ in range(7):
+        assert oracle_step(room, tokens, rng)
+    tables._CACHE.clear()
+    tables._CACHE.update(this_process)
+    room.refresh_from_db()
+    row_id = this_process[room.pk][2].pk
+    truth = services.hand_from_log(RoomHand.objects.get(pk=row_id).log)
+    assert len(truth.log) > len(this_process[room.pk][1].log)  # the cached hand is behind
+    seat, kind, fields = oracle_move(truth, rng)
+    rebuilds["n"] = 0
+    with CaptureQueriesContext(connection) as queries:
+        act(room, tokens[seat], kind, **fields)
+    assert rebuilds["n"] == 0
+    hand_reads = [q["sql"] for q in queries.captured_queries
+                  if "online_roomhand" in q["sql"] and q["sql"].lstrip().upper().startswith("SELECT")]
+    assert len(hand_reads) == 1 and '"code" =' in hand_reads[0], hand_reads  # by the room's code: with its lock
+    if connection.vendor == "postgresql":
+        assert "jsonb_path_query_array" in hand_reads[0]
+    stored = RoomHand.objects.get(pk=row_id)
+    room.refresh_from_db()
+    version, hand, row = tables._CACHE[room.pk]
+    assert version == room.version and row.log == stored.log
+    replayed = services.hand_from_log(stored.log)
+    assert hand.log == replayed.log and hand.hands == replayed.hands and hand.phase == replayed.phase
+    # What this process cached is of another hand row (a new hand was dealt since): the part read does not
+    # continue it, so the row is read whole and the hand rebuilt.
+    version, hand, row = this_process[room.pk]
+    row.pk = -1
+    tables._CACHE[room.pk] = (version, hand, row)
+    seat, kind, fields = oracle_move(replayed, rng)
+    with CaptureQueriesContext(connection) as queries:
+        act(room, tokens[seat], kind, **fields)
+    stored = RoomHand.objects.get(pk=row_id)
+    assert tables._CACHE[room.pk][1].log == services.hand_from_log(stored.log).log
 
 
 FRAMES = st.lists(st.tuples(st.sampled_from(["good", "good", "good", "junk", "resend", "stale", "wrong_seat",
