@@ -89,7 +89,8 @@ def check_one(match_id: int, actor: Actor, outcome: Any, dealer: Any, version_sh
                                             for msgs in exc.field_errors.values())
         dealer_ok = (dealer in (0, 1, 2, 3) and not isinstance(dealer, bool)) if match.hands_played == 0 else (
             dealer is None or dealer == match.state.get("dealer"))
-        if version_shift == 0 and dealer_ok and want is not None:
+        current = type(version_shift) is int and version_shift == 0  # 0.0 and False are not a version sent
+        if current and dealer_ok and want is not None:
             raise AssertionError(f"scoring accepts {outcome!r} but the service refused it: {exc}") from exc
         return
     # Stored: exactly one more hand, equal to what scoring computes, and everything consistent.
