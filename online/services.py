@@ -93,14 +93,11 @@ def _seats(room: Room) -> list[Seat]:
     return rows.select(Seat, '"room_id" = %s', [room.pk], order='"seat"')
 
 
-_SEATS_OF_CODE = f'"room_id" = (SELECT "id" FROM "{Room._meta.db_table}" WHERE "code" = %s)'
-
-
 def _lock_with_seats(code: str, read: tables.HandRead | None = None) -> tuple[Room, list[Seat], RoomHand | None]:
     """:func:`_lock` and :func:`_seats` in one round trip (the seats read once the room is locked), with the
     latest hand row when ``read`` says to read it (:func:`tables.hand_read`; None if not read)."""
     found, seats, *hands = rows.select_together(rows.Query(Room, '"code" = %s', [code], for_update=True),
-                                                rows.Query(Seat, _SEATS_OF_CODE, [code], order='"seat"'),
+                                                rows.Query(Seat, tables.OF_ROOM_CODE, [code], order='"seat"'),
                                                 *([read.query] if read is not None else []))
     if not found:
         raise OnlineError("bad_message", f"There is no room {code!r}.", f"没有房间 {code!r}。", field="code")

@@ -21,7 +21,7 @@ from gameplay.simulate import bot_turn
 from online import rows
 from online.models import Room, RoomHand, Seat
 
-__all__ = ["SYSTEM", "HandRead", "bot_act", "deal", "deal_round", "deck_source", "drop_cache", "give_back", "hand_for", "hand_from_log", "hand_read",
+__all__ = ["OF_ROOM_CODE", "SYSTEM", "HandRead", "bot_act", "deal", "deal_round", "deck_source", "drop_cache", "give_back", "hand_for", "hand_from_log", "hand_read",
            "hand_row", "keep", "remember", "row_at", "table_bot", "take_both"]
 
 SYSTEM = random.SystemRandom()
@@ -147,12 +147,14 @@ _CODES: dict[str, int] = {}
 _SINCE = "events_since"
 """The key that marks a log read in part (:func:`hand_read`): the number of events it leaves out."""
 
-_HAND_OF_CODE = f'"room_id" = (SELECT "id" FROM "{Room._meta.db_table}" WHERE "code" = %s)'
+OF_ROOM_CODE = f'"room_id" = (SELECT "id" FROM "{Room._meta.db_table}" WHERE "code" = %s)'
+"""A ``WHERE`` of a room's rows (seats, hands) by the room's code, for :mod:`online.rows` queries."""
 _NEW_EVENTS = ("jsonb_build_object('events', jsonb_path_query_array(\"log\", '$.events[$n to last]', "
                f"jsonb_build_object('n', %s::int)), '{_SINCE}', %s::int)")
 
 
 def remember(code: str, room_id: int) -> None:
+    """Room ``code`` is ``room_id`` (a room this process has just locked)."""
     with _CACHE_LOCK:
         if len(_CODES) > 50_000:  # bounded: rooms long finished are forgotten
             _CODES.clear()
@@ -179,7 +181,7 @@ def hand_read(code: str, version: int, *, partial: bool) -> HandRead | None:
     if hit is not None and hit[0] == version:
         return None
     base = hit[2] if hit is not None else None
-    latest = rows.Query(RoomHand, _HAND_OF_CODE, [code], order='"number" DESC', limit=1)
+    latest = rows.Query(RoomHand, OF_ROOM_CODE, [code], order='"number" DESC', limit=1)
     if base is None or not partial:
         return HandRead(latest, None, 0)
     seen = len(base.log["events"])
