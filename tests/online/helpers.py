@@ -77,6 +77,14 @@ class Client:
             if f["type"] == kind:
                 return f
 
+    async def until_error(self, ident: str) -> dict[str, Any]:
+        """Read until the error that answers the action ``ident`` (an earlier action's error, still unread, is
+        passed over: a move answered by another seat's newer state may be refused as stale afterwards)."""
+        while True:
+            f = await self.recv()
+            if f["type"] == "error" and f.get("id") == ident:
+                return f
+
     async def send(self, frame: dict[str, Any]) -> None:
         """Send a frame, keeping under the server's 20 frames a second (a fast test client would be closed)."""
         now = time.monotonic()
@@ -86,18 +94,22 @@ class Client:
         self.sent.append(time.monotonic())
         await self.comm.send_json_to(frame)
 
-    async def act(self, kind: str, **fields: Any) -> None:
+    async def act(self, kind: str, **fields: Any) -> str:
+        """Send an action at the version last seen; answers its id."""
         assert self.state is not None
-        await self.send({"type": kind, "id": f"a{next(_ids)}", "version": self.state["version"], **fields})
+        ident = f"a{next(_ids)}"
+        await self.send({"type": kind, "id": ident, "version": self.state["version"], **fields})
+        return ident
 
     async def move(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Send an action and read until it is answered: a newer state (accepted) or an error."""
+        """Send an action and read until it is answered: a newer state (accepted, or another write came first)
+        or its own error (an error of an earlier action is passed over)."""
         assert self.state is not None
         v = self.state["version"]
-        await self.act(kind, **fields)
+        ident = await self.act(kind, **fields)
         while True:
             f = await self.recv()
-            if f["type"] == "error" or (f["type"] == "state" and f["version"] > v):
+            if (f["type"] == "error" and f.get("id") == ident) or (f["type"] == "state" and f["version"] > v):
                 return f
 
 

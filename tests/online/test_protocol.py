@@ -106,22 +106,20 @@ async def test_refused_play_resent_id_and_stale_version() -> None:
     mine = sorted(hand.seat_cards(other))[:1]
     from gameplay.cards import format_cards
 
-    await clients[other].act("play", cards=format_cards(mine))
-    err = await clients[other].until("error")
+    err = await clients[other].until_error(await clients[other].act("play", cards=format_cards(mine)))
     assert err["code"] == "refused" and err["message"]["en"] and err["message"]["zh-hans"] != err["message"]["en"]
     after = await database_sync_to_async(lambda: (Room.objects.get(code=code).version, RoomAction.objects.count()))()
     assert after == before
     # a card not held
-    await clients[seat].act("play", cards="XX")
-    err = await clients[seat].until("error")
+    err = await clients[seat].until_error(await clients[seat].act("play", cards="XX"))
     assert err["code"] == "bad_message" and err["field"] == "cards"
     # a stale version: refused, then a fresh state
     legal = hand.legal_plays(seat)
     cards = format_cards(legal.sample(random.Random(3)))
     v = before[0]
     await clients[seat].send({"type": "play", "id": "x1", "version": v - 1, "cards": cards})
-    err = await clients[seat].until("error")
-    assert err["code"] == "stale" and err["id"] == "x1"
+    err = await clients[seat].until_error("x1")
+    assert err["code"] == "stale"
     assert (await clients[seat].until("state"))["version"] == v
     # accepted once; the same id again is answered, stored once
     await clients[seat].send({"type": "play", "id": "x2", "version": v, "cards": cards})
