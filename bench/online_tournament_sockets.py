@@ -18,6 +18,9 @@ are polled over HTTP, against uvicorn on a scratch database.
 3. **Pages, idle**: one poller thread GETs the bracket, standings and tables pages in turn, one request in
    flight, every ``--poll-ms`` (keep-alive; it goes on at once when an answer took longer), for
    ``--idle-seconds`` with the rooms open and their seats claimed but nobody connected (no table live).
+   Then the **floor**, as ``bench/online.py`` measures it: one echo group of four sockets a table
+   (``bench/online_asgi.py``'s echo route, through the same stack and channel layer), a ``--floor-bytes``
+   frame fanned out to the four, the senders thinking as the players do, for ``--floor-seconds``.
 4. **Play**: the clients of ``bench/online.py`` (its ``Table``: hello, ready, declare, bury, play; thinking
    ``--think-ms`` ±50 %, pings as the page does) connect to every seat; the *warm-up* lasts until every
    table has reached its play phase (reported apart); then ``--seconds`` of play are measured: play latency
@@ -40,7 +43,7 @@ are polled over HTTP, against uvicorn on a scratch database.
    not refused), while the seats are still connected.
 
 Targets (printed "met"/"not met"; exit status 1 when lost/doubled actions or an unrecorded hand are found):
-play p95 ≤ 50 ms; the hook's median ≤ 2× the totals entry's median (wall; CPU printed too); the pages' p95
+play p95 ≤ 50 ms and ≤ 3× the floor; the hook's median ≤ 2× the totals entry's median (wall; CPU printed too); the pages' p95
 live ≤ 1.5× idle. A tractor hand is about 110 actions: with the default thinking (1500 ms) a table finishes
 its first hand after about 3 minutes, hence the 240 s default; with fewer seconds no hand may be recorded.
 
@@ -70,8 +73,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.online import (  # noqa: E402
+    FLOOR_RATIO,
     PG,
     THINK_MS,
+    EchoGroup,
     RoomPlan,
     Stats,
     Table,
@@ -270,6 +275,7 @@ class Figures:
     doubled: int = 0
     hands: int = 0
     notes: list[str] = field(default_factory=list)
+    floor: list[float] = field(default_factory=list)
     queries: dict[str, dict[str, int]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
     page_cpu_ms: float = float("nan")
@@ -351,12 +357,28 @@ async def drive(args: argparse.Namespace, event: Event, ports: list[int], pids: 
         await asyncio.sleep(args.idle_seconds / 2)
         served = len(poller.samples) - n0  # the servers' CPU per page while idle: the pages' share of it live
         figures.page_cpu_ms = (sum(cpu_seconds(p) for p in pids) - c0) * 1000 / max(1, served)
+        figures.floor = await floor(ports, len(tables), args.floor_seconds, args.floor_bytes, args.think_ms / 1000)
         await warm_up(tables, poller, stats, figures)
         await measure(tables, pids, db, redis, args.seconds, poller, event, stats, figures)
     finally:
         poller.halt.set()
         await asyncio.gather(*(t.close() for t in tables))
     return figures
+
+
+async def floor(ports: list[int], groups: int, seconds: float, size: int, think: float) -> list[float]:
+    """The floor of ``bench/online.py``: a frame of a state's size fanned out to four sockets through the same
+    stack and channel layer (its echo route), one group a table, the senders thinking as the players do;
+    measured with the pages polled and no table live yet."""
+    warm = EchoGroup("warm", ports, 200, [])
+    await warm.open()
+    await warm.run(time.monotonic() + 0.5)
+    out: list[float] = []
+    echo = [EchoGroup(f"t{i}", ports, size, out, think) for i in range(groups)]
+    await asyncio.wait_for(gather_bounded([g.open() for g in echo]), 120)
+    until = time.monotonic() + seconds
+    await asyncio.gather(*(g.run(until) for g in echo))
+    return out
 
 
 def hook_log(paths: list[str]) -> list[dict[str, Any]]:
@@ -429,6 +451,10 @@ def report(args: argparse.Namespace, event: Event, f: Figures, poller: Poller, h
           "CPU ms/action: " + " ".join(f"{k} {v * 1000 / per:.2f}" for k, v in f.cpu.items()))
     pages_live = len(poller.ms("live"))
     net = (f.cpu.get("server", 0.0) * 1000 - pages_live * f.page_cpu_ms) / per
+    f95 = quantile(f.floor, 0.95) if f.floor else float("nan")
+    print(f"  floor (a {args.floor_bytes} B frame to four sockets through the same stack, {len(event.plans)} groups, "
+          f"{args.floor_seconds:.0f} s): p50 {median(f.floor):.1f} p95 {f95:.1f} ms (n={len(f.floor)}); "
+          f"play p95 {p95 / f95:.1f}× the floor")
     print(f"  the servers' CPU includes the page polling: {f.page_cpu_ms:.1f} ms a page when idle × {pages_live} "
           f"pages live → about {net:.2f} ms an action without them")
     print(f"  lost {f.lost}, doubled {f.doubled}; socket errors {f.errors or 'none'}")
@@ -457,7 +483,8 @@ def report(args: argparse.Namespace, event: Event, f: Figures, poller: Poller, h
           f"{quantile(totals_ms, 0.95):.1f}, CPU {median(totals_cpu):.1f}) · ratio {ratio:.2f}× (paired "
           f"{paired:.2f}×, CPU {median(hook_cpu) / median(totals_cpu) if timed else float('nan'):.2f}×)")
     print("targets:")
-    print(f"  play p95 ≤ {P95_MS:.0f} ms: {p95:.1f} ms — {verdict(p95 <= P95_MS)}; 0 lost or doubled — "
+    print(f"  play p95 ≤ {P95_MS:.0f} ms: {p95:.1f} ms — {verdict(p95 <= P95_MS)}; ≤ {FLOOR_RATIO:.0f}× the floor: "
+          f"{p95 / f95:.1f}× — {verdict(p95 <= FLOOR_RATIO * f95)}; 0 lost or doubled — "
           f"{verdict(f.lost == 0 and f.doubled == 0)}")
     print(f"  hand recording ≤ {RECORD_RATIO:.0f}× the totals entry: {ratio:.2f}× — "
           + (verdict(ratio <= RECORD_RATIO) if timed else "not measured (no hand finished: more --seconds)"))
@@ -475,6 +502,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=240.0, help="measured play once every table is live (240)")
     ap.add_argument("--idle-seconds", type=float, default=15.0, help="pages polled before any table is live (15)")
     ap.add_argument("--think-ms", type=float, default=THINK_MS, help=f"mean thinking a move (default {THINK_MS:.0f})")
+    ap.add_argument("--floor-seconds", type=float, default=5.0, help="the echo floor's time (default 5)")
+    ap.add_argument("--floor-bytes", type=int, default=1700, help="the echo frame's size (default 1700: a state)")
     ap.add_argument("--poll-ms", type=float, default=250.0, help="one page request every … ms (default 250)")
     ap.add_argument("--hand-limit", type=int, default=3, help="the event's hand_limit (default 3)")
     ap.add_argument("--configs", choices=("one", "two"), default="one", help="one process, or two on Redis")

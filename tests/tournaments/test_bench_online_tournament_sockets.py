@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_bench_online_tournament_sockets_two_tables() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "online_tournament_sockets.py"), "--sqlite", "--teams", "4",
-         "--seconds", "20", "--think-ms", "0", "--idle-seconds", "2", "--deadline", "150"],
+         "--seconds", "20", "--think-ms", "0", "--idle-seconds", "2", "--floor-seconds", "1", "--deadline", "150"],
         cwd=ROOT, capture_output=True, text=True, timeout=200)
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
@@ -28,4 +28,6 @@ def test_bench_online_tournament_sockets_two_tables() -> None:
     hands = re.search(r"recorded via online (\d+) \((\d+) with the room's log\).*the hook ran (\d+)×, (\d+) paired", out)
     assert hands is not None and int(hands.group(1)) > 0, out
     assert hands.group(1) == hands.group(2) == hands.group(3) and int(hands.group(4)) > 0, out
+    floor = re.search(r"floor \(a 1700 B frame .*p50 [\d.]+ p95 [\d.]+ ms \(n=(\d+)\); play p95 [\d.]+× the floor", out)
+    assert floor is not None and int(floor.group(1)) > 0, out
     assert re.search(r"public pages .*idle p50 [\d.]+ .*live p50 [\d.]+ .*failed 0", out), out
