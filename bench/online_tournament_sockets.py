@@ -502,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=240.0, help="measured play once every table is live (240)")
     ap.add_argument("--idle-seconds", type=float, default=15.0, help="pages polled before any table is live (15)")
     ap.add_argument("--think-ms", type=float, default=THINK_MS, help=f"mean thinking a move (default {THINK_MS:.0f})")
-    ap.add_argument("--floor-seconds", type=float, default=5.0, help="the echo floor's time (default 5)")
+    ap.add_argument("--floor-seconds", type=float, default=15.0, help="the echo floor's time (default 15)")
     ap.add_argument("--floor-bytes", type=int, default=1700, help="the echo frame's size (default 1700: a state)")
     ap.add_argument("--poll-ms", type=float, default=250.0, help="one page request every … ms (default 250)")
     ap.add_argument("--hand-limit", type=int, default=3, help="the event's hand_limit (default 3)")
