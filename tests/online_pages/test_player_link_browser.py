@@ -199,6 +199,17 @@ def test_a_players_link_on_a_phone_joins_plays_drops_returns_and_the_hand_is_rec
         playing = [f["hand"] for f in states if f["hand"]["phase"] == "play"]
         assert len(playing) > 20 and all(not h["trick"]["plays"] and "cards" not in h for h in playing)
         assert any(h["delayed"] for h in playing) and states[-1]["hand"]["result"]["hands"]
+        # the tournament over, the same link has expired: a page that says so, no seat to take
+        with sqlite3.connect(str(db), timeout=10) as con:
+            con.execute("UPDATE tournaments_tournament SET status = 'finished' WHERE id = (SELECT s.tournament_id "
+                        "FROM tournaments_match m JOIN tournaments_stage s ON s.id = m.stage_id WHERE m.id = ?)",
+                        (event["match"],))
+        over = phone.open(url)
+        assert over.locator("#player-link").get_attribute("data-state") == "expired"
+        assert "本赛事已结束" in over.locator("#player-link-message").inner_text()
+        assert not over.locator("#take-seat").count()
+        over.screenshot(path=str(SHOTS / "player-link-expired-zh.png"), full_page=True)
+        no_overflow(over)
     finally:
         phone.context.close()
         watcher.close()

@@ -1,6 +1,7 @@
 """Players' private links ``/p/<token>/`` (issue 31): one per player, stored hashed; the link opens the player's
 current online match at the player's seat (partners opposite, as the team is registered) with a new seat token,
-says what is next when there is nothing to play; a revoked link says so and writes nothing; malformed and
+says what is next when there is nothing to play; a revoked link, or one of a finished tournament (expired), says
+so and writes nothing; malformed and
 unknown links are 404; the organizer makes, copies, revokes and reissues them."""
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from pypdf import PdfReader
 
 from online.models import Room, Seat, digest
 from tests.tournaments.factories import TeamFactory, UserFactory
+from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Match, PlayerLink, Tournament
 from tournaments.services import Actor
 from tournaments.services.online_rooms import match_room
-from tournaments.services.player_links import link_token, player_links_ensure, player_next
+from tournaments.services.player_links import link_token, player_link_open, player_links_ensure, player_next
 from tournaments.services.setup import entry_add, tournament_create
 from tournaments.services.stages import tournament_start
 
@@ -103,6 +105,32 @@ def test_revoked_malformed_and_unknown_links(client: Any) -> None:
     assert client.get("/p/not-a-token/").status_code == 404
     assert client.get("/p/" + "0" * 64 + "/").status_code == 404
     assert client.get(_url(link).replace(link_token(link), link_token(link).upper())).status_code == 404
+
+
+def test_a_finished_tournaments_links_have_expired(client: Any) -> None:
+    """Once the tournament is finished its links open no table: 410 with a page that says so (English and
+    简体中文), GET and POST alike, nothing written; the service refuses too; reopened, the link is live again."""
+    t, _owner = _event()
+    link = PlayerLink.objects.filter(tournament=t).first()
+    assert link is not None
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    link.refresh_from_db()
+    audits, rooms = AuditEntry.objects.count(), Room.objects.count()
+    for method in (client.get, client.post):
+        answer = method(_url(link), HTTP_ACCEPT_LANGUAGE="en")
+        page = answer.content.decode()
+        assert answer.status_code == 410 and "This tournament is over" in page and 'data-state="expired"' in page
+        assert 'id="take-seat"' not in page
+    zh = client.get(_url(link), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert zh.status_code == 410 and "本赛事已结束" in zh.content.decode()
+    with pytest.raises(ServiceError) as refused:
+        player_link_open(link=link)
+    assert "link" in refused.value.field_errors
+    assert not Seat.objects.exclude(token_digest="").exists()  # nothing written
+    assert AuditEntry.objects.count() == audits and Room.objects.count() == rooms
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
+    answer = client.get(_url(link), HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 200 and 'id="take-seat"' in answer.content.decode()
 
 
 def test_the_organizers_page(client: Any) -> None:

@@ -122,6 +122,12 @@ def player_link_for_token(token: str) -> PlayerLink | None:
             .filter(token_hash=token_hash(token)).first())
 
 
+def link_expired(link: PlayerLink) -> bool:
+    """A link expires with its tournament: once it is finished the link opens no table (it says so). A
+    tournament reopened by a correction makes its links live again."""
+    return link.tournament.status == Tournament.Status.FINISHED
+
+
 @dataclass(frozen=True)
 class Next:
     """What a player's link shows: the online match to play now (``match``, ``seat``, ``room``), or the
@@ -163,6 +169,8 @@ def player_link_open(*, link: PlayerLink) -> tuple[Room, int, str]:
     revoked or the player has no online match to play now."""
     if link.revoked_at is not None:
         raise ServiceError.one("link", _("This link was revoked by the organizers."))
+    if link_expired(link):
+        raise ServiceError.one("link", _("This tournament is over: its links no longer open a table."))
     now = player_next(link)
     if now.match is None or now.seat is None or now.physical:
         raise ServiceError.one("match", _("You have no online match to play now."))

@@ -38,6 +38,8 @@ def player_link(request: HttpRequest, token: str) -> HttpResponse:
     context: dict[str, Any] = {"link": link, "tournament": link.tournament, "player": link.player}
     if link.revoked_at is not None:
         return render(request, "tournaments/player_link.html", {**context, "revoked": True}, status=410)
+    if links.link_expired(link):
+        return render(request, "tournaments/player_link.html", {**context, "expired": True}, status=410)
     if request.method == "POST" and request.POST.get("action") == "account":
         try:
             links.player_link_account(link=link, user=request.user)
