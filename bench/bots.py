@@ -20,11 +20,23 @@ default cap is 200, so that the budget rules): printed with the table. Even so a
 searched decisions a hand), so 2,000 strong pairs in four variants take half a day on two cores; the
 README says how many pairs each figure had.
 Two worker processes at most (``--workers``); run it under ``nice -n 10`` on a shared machine.
+
+A measurement may be gathered over several runs (several sessions: 2,000 strong pairs do not fit in one).
+``--first-pair K`` plays pairs K, K+1, …; ``--record FILE`` appends one JSON line per pair played (its
+measurement's settings, the pair's index, bot A's score, every decision's time); ``--report FILE …`` plays
+nothing and prints the table of everything recorded, a pair counted once per measurement (same variant,
+bots, seed, budget, deals cap and confidence) whichever run played it::
+
+    nice -n 10 .venv/bin/python bench/bots.py --only tractor --matchups strong-normal --pairs 400 \
+        --first-pair 400 --record bench/results/bots-pairs.jsonl.gz
+    .venv/bin/python bench/bots.py --report bench/results/bots-pairs.jsonl.gz
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import math
 import multiprocessing
 import os
@@ -33,7 +45,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -109,16 +121,20 @@ def play_hand(variant: str, seed: int, index: int, bots: Sequence[str], budget_m
     return record(hand, names[:2] if spec.partnership else names, hs, index)
 
 
-def run_pairs(job: tuple[str, str, str, int, int, int, float, int]) -> tuple[list[float], dict[str, list[float]]]:
-    """Pairs ``start`` … ``start + count - 1``: bot A's score per pair, and the decision times per bot."""
+Pair = tuple[int, float, dict[str, list[float]]]
+"""One pair: its index, bot A's score, each bot's decision times (seconds)."""
+
+
+def run_pairs(job: tuple[str, str, str, int, int, int, float, int]) -> list[Pair]:
+    """Pairs ``start`` … ``start + count - 1``, each with bot A's score and its decision times per bot."""
     variant, a, b, seed, start, count, budget_ms, playouts = job
-    scores: list[float] = []
-    times: dict[str, list[float]] = {}
+    out: list[Pair] = []
     for i in range(start, start + count):
+        times: dict[str, list[float]] = {}
         first = play_hand(variant, seed, i, [a, b], budget_ms, playouts, times)["by_bot"][a]
         second = play_hand(variant, seed, i, [b, a], budget_ms, playouts, times)["by_bot"][a]
-        scores.append((first + second) / 2)
-    return scores, times
+        out.append((i, (first + second) / 2, times))
+    return out
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -126,33 +142,90 @@ def percentile(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
 
 
-def measure(variant: str, matchup: str, args: argparse.Namespace) -> str:
-    a, b = matchup.split("-")
-    chunk = max(1, min(25, args.pairs // (4 * args.workers) or 1))
-    jobs = [(variant, a, b, args.seed, s, min(chunk, args.pairs - s), args.budget_ms, args.playouts)
-            for s in range(0, args.pairs, chunk)]
-    t0 = time.perf_counter()
-    scores: list[float] = []
+def settings_of(variant: str, matchup: str, args: argparse.Namespace) -> dict[str, Any]:
+    """What makes pairs of one measurement (a recorded pair is counted with those of the same settings)."""
+    return {"variant": variant, "matchup": matchup, "seed": args.seed, "budget_ms": args.budget_ms,
+            "playouts": args.playouts, "confidence": args.confidence}
+
+
+def row(key: dict[str, Any], pairs: list[Pair], seconds: float | None) -> str:
+    """The table's line of one measurement."""
+    variant, (a, b) = key["variant"], key["matchup"].split("-")
+    scores = [score for _i, score, _t in pairs]
     times: dict[str, list[float]] = {}
-    if args.workers > 1:
-        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-            results = pool.map(run_pairs, jobs, chunksize=1)
-    else:
-        results = [run_pairs(j) for j in jobs]
-    for sc, tm in results:
-        scores += sc
+    for _i, _score, tm in pairs:
         for k, v in tm.items():
             times.setdefault(k, []).extend(v)
     mean = statistics.fmean(scores)
     half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else float("nan")
     unit = variants.get(variant).settlement.score_name
     strong = times.get("strong", [])
-    over = sum(t > 1.2 * args.budget_ms / 1000 for t in strong)
+    over = sum(t > 1.2 * key["budget_ms"] / 1000 for t in strong)
     timing = "; ".join(f"{k} {percentile(v, .5) * 1000:.2f}/{percentile(v, .95) * 1000:.2f}/{max(v) * 1000:.1f}"
                        for k, v in sorted(times.items()))
+    took = f"{seconds:.0f} s" if seconds is not None else f"pairs {spans(sorted(i for i, _s, _t in pairs))}"
     return (f"| {variant} | {a} vs {b} | {len(scores)} | {mean:+.3f} {unit} [{mean - half:+.3f}, {mean + half:+.3f}] "
             f"| {timing}{f' (strong over budget + 20 %: {over} of {len(strong)})' if strong else ''} "
-            f"| {time.perf_counter() - t0:.0f} s |")
+            f"| {took} |")
+
+
+def spans(indices: list[int]) -> str:
+    """``0–399, 800–999``: the pair indices, as ranges."""
+    out: list[str] = []
+    for i in indices:
+        if out and i == int(out[-1].split("–")[-1]) + 1:
+            out[-1] = f"{out[-1].split('–')[0]}–{i}"
+        else:
+            out.append(str(i))
+    return ", ".join(out)
+
+
+def measure(variant: str, matchup: str, args: argparse.Namespace) -> str:
+    a, b = matchup.split("-")
+    chunk = max(1, min(25, args.pairs // (4 * args.workers) or 1))
+    end = args.first_pair + args.pairs
+    jobs = [(variant, a, b, args.seed, s, min(chunk, end - s), args.budget_ms, args.playouts)
+            for s in range(args.first_pair, end, chunk)]
+    t0 = time.perf_counter()
+    if args.workers > 1:
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            results = pool.map(run_pairs, jobs, chunksize=1)
+    else:
+        results = [run_pairs(j) for j in jobs]
+    pairs = [p for chunk_pairs in results for p in chunk_pairs]
+    key = settings_of(variant, matchup, args)
+    if args.record:
+        with opened(args.record, "at") as f:
+            for i, score, tm in pairs:
+                f.write(json.dumps({**key, "pair": i, "score": score,
+                                    "times_ms": {k: [round(t * 1000, 2) for t in v] for k, v in tm.items()}}) + "\n")
+    return row(key, pairs, time.perf_counter() - t0)
+
+
+def opened(path: str, mode: str) -> IO[str]:
+    """A records file, gzip-compressed when its name ends in ``.gz`` (appending adds a gzip member)."""
+    if path.endswith(".gz"):
+        return cast(IO[str], gzip.open(path, mode, encoding="utf-8"))
+    return open(path, mode, encoding="utf-8")
+
+
+def report(paths: list[str]) -> list[str]:
+    """The table of every recorded pair, one line per measurement; a pair index recorded twice for the same
+    measurement is counted once (the first record)."""
+    measurements: dict[str, dict[int, Pair]] = {}
+    keys: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        with opened(path, "rt") as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                rec = json.loads(line)
+                key = {k: rec[k] for k in ("variant", "matchup", "seed", "budget_ms", "playouts", "confidence")}
+                name = json.dumps(key, sort_keys=True)
+                keys[name] = key
+                times = {k: [t / 1000 for t in v] for k, v in rec["times_ms"].items()}
+                measurements.setdefault(name, {}).setdefault(int(rec["pair"]), (int(rec["pair"]), rec["score"], times))
+    return [row(keys[name], list(pairs.values()), None) for name, pairs in measurements.items()]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,7 +239,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--confidence", type=float, default=bot_search.CONFIDENCE,
                    help=f"standard errors a search candidate must win by (default {bot_search.CONFIDENCE:g})")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (2 at most)")
+    p.add_argument("--first-pair", type=int, default=0, help="the first pair's index (default 0)")
+    p.add_argument("--record", metavar="FILE", help="append each pair played to FILE (JSON lines)")
+    p.add_argument("--report", metavar="FILE", nargs="+", help="play nothing: the table of the pairs in FILE …")
     args = p.parse_args(argv)
+    if args.report:
+        print("| variant | A vs B | pairs | A's mean a hand [95 % CI] | decision ms p50/p95/max | pairs recorded |")
+        print("|---|---|---|---|---|---|")
+        for line in report(args.report):
+            print(line)
+        return 0
     args.workers = max(1, min(2, args.workers))
     bot_search.CONFIDENCE = args.confidence  # read by each search the workers (forked) make
     print(f"bots, duplicate pairs (seed {args.seed}); strong bot: {args.budget_ms:g} ms and at most "
