@@ -187,18 +187,26 @@ def measure(variant: str, matchup: str, args: argparse.Namespace) -> str:
     jobs = [(variant, a, b, args.seed, s, min(chunk, end - s), args.budget_ms, args.playouts)
             for s in range(args.first_pair, end, chunk)]
     t0 = time.perf_counter()
+    key = settings_of(variant, matchup, args)
+    pairs: list[Pair] = []
+
+    def keep(done: list[Pair]) -> None:
+        """A chunk's pairs, recorded as it comes back (a run stopped half-way keeps what it played)."""
+        pairs.extend(done)
+        if args.record:
+            with opened(args.record, "at") as f:
+                for i, score, tm in done:
+                    f.write(json.dumps({**key, "pair": i, "score": score,
+                                        "times_ms": {k: [round(t * 1000, 2) for t in v] for k, v in tm.items()}})
+                            + "\n")
+
     if args.workers > 1:
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-            results = pool.map(run_pairs, jobs, chunksize=1)
+            for done in pool.imap_unordered(run_pairs, jobs):
+                keep(done)
     else:
-        results = [run_pairs(j) for j in jobs]
-    pairs = [p for chunk_pairs in results for p in chunk_pairs]
-    key = settings_of(variant, matchup, args)
-    if args.record:
-        with opened(args.record, "at") as f:
-            for i, score, tm in pairs:
-                f.write(json.dumps({**key, "pair": i, "score": score,
-                                    "times_ms": {k: [round(t * 1000, 2) for t in v] for k, v in tm.items()}}) + "\n")
+        for job in jobs:
+            keep(run_pairs(job))
     return row(key, pairs, time.perf_counter() - t0)
 
 
