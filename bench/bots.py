@@ -170,14 +170,14 @@ def row(key: dict[str, Any], pairs: list[Pair], seconds: float | None) -> str:
 
 
 def spans(indices: list[int]) -> str:
-    """``0–399, 800–999``: the pair indices, as ranges."""
-    out: list[str] = []
+    """``0–399, 800–999``: the (sorted) pair indices, as ranges."""
+    runs: list[list[int]] = []
     for i in indices:
-        if out and i == int(out[-1].split("–")[-1]) + 1:
-            out[-1] = f"{out[-1].split('–')[0]}–{i}"
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
         else:
-            out.append(str(i))
-    return ", ".join(out)
+            runs.append([i, i])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
 def measure(variant: str, matchup: str, args: argparse.Namespace) -> str:

@@ -683,20 +683,26 @@ class StepResult:
     warm_tables: int = 0
 
 
-async def drive(tables: list[Table], ports: list[int], pids: list[int], db: str, redis: str, seconds: float,
-                floor_seconds: float, floor_bytes: int, stats: Stats, think: float = 0.0) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    # warm the processes up (imports, the database connection, the channel layer) on both routes
+async def echo_floor(ports: list[int], groups: int, seconds: float, size: int, think: float) -> list[float]:
+    """The floor's latencies (ms): ``groups`` echo groups of four sockets, a ``size``-byte frame fanned out to
+    the four through the same stack and channel layer, the senders thinking ``think`` s, for ``seconds``;
+    the processes first warmed up (imports, the database connection, the channel layer)."""
     warm = EchoGroup("warm", ports, 200, [])
     await warm.open()
     await warm.run(time.monotonic() + 0.5)
-    # the floor first, on the idle server (later the server may still work through the game's backlog)
     floor: list[float] = []
-    groups = [EchoGroup(f"g{i}", ports, floor_bytes, floor, think) for i in range(len(tables))]
-    await asyncio.wait_for(gather_bounded([g.open() for g in groups]), 120)
-    until = time.monotonic() + floor_seconds
-    await asyncio.gather(*(g.run(until) for g in groups))
-    out["floor"] = floor
+    echo = [EchoGroup(f"g{i}", ports, size, floor, think) for i in range(groups)]
+    await asyncio.wait_for(gather_bounded([g.open() for g in echo]), 120)
+    until = time.monotonic() + seconds
+    await asyncio.gather(*(g.run(until) for g in echo))
+    return floor
+
+
+async def drive(tables: list[Table], ports: list[int], pids: list[int], db: str, redis: str, seconds: float,
+                floor_seconds: float, floor_bytes: int, stats: Stats, think: float = 0.0) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    # the floor first, on the idle server (later the server may still work through the game's backlog)
+    out["floor"] = await echo_floor(ports, len(tables), floor_seconds, floor_bytes, think)
     await asyncio.sleep(0.5)
     out["rss_before"] = sum(rss_kib(p) for p in pids)
     limit = time.monotonic() + 180

@@ -76,11 +76,11 @@ from bench.online import (  # noqa: E402
     FLOOR_RATIO,
     PG,
     THINK_MS,
-    EchoGroup,
     RoomPlan,
     Stats,
     Table,
     cpu_seconds,
+    echo_floor,
     free_port,
     gather_bounded,
     own_cpu,
@@ -357,28 +357,15 @@ async def drive(args: argparse.Namespace, event: Event, ports: list[int], pids: 
         await asyncio.sleep(args.idle_seconds / 2)
         served = len(poller.samples) - n0  # the servers' CPU per page while idle: the pages' share of it live
         figures.page_cpu_ms = (sum(cpu_seconds(p) for p in pids) - c0) * 1000 / max(1, served)
-        figures.floor = await floor(ports, len(tables), args.floor_seconds, args.floor_bytes, args.think_ms / 1000)
+        # the floor as bench/online.py measures it, with the pages polled and no table live yet
+        figures.floor = await echo_floor(ports, len(tables), args.floor_seconds, args.floor_bytes,
+                                         args.think_ms / 1000)
         await warm_up(tables, poller, stats, figures)
         await measure(tables, pids, db, redis, args.seconds, poller, event, stats, figures)
     finally:
         poller.halt.set()
         await asyncio.gather(*(t.close() for t in tables))
     return figures
-
-
-async def floor(ports: list[int], groups: int, seconds: float, size: int, think: float) -> list[float]:
-    """The floor of ``bench/online.py``: a frame of a state's size fanned out to four sockets through the same
-    stack and channel layer (its echo route), one group a table, the senders thinking as the players do;
-    measured with the pages polled and no table live yet."""
-    warm = EchoGroup("warm", ports, 200, [])
-    await warm.open()
-    await warm.run(time.monotonic() + 0.5)
-    out: list[float] = []
-    echo = [EchoGroup(f"t{i}", ports, size, out, think) for i in range(groups)]
-    await asyncio.wait_for(gather_bounded([g.open() for g in echo]), 120)
-    until = time.monotonic() + seconds
-    await asyncio.gather(*(g.run(until) for g in echo))
-    return out
 
 
 def hook_log(paths: list[str]) -> list[dict[str, Any]]:
