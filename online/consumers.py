@@ -73,11 +73,17 @@ class TableConsumer(JsonWebsocketConsumer):
         await threads.on_table_thread(self.handle)(message)
 
     async def room_state_on_loop(self, event: dict[str, Any]) -> None:
-        """A group message: the room's new state for this seat (or the spectators), as JSON text that says
-        ``"host": false`` (online/fanout.py's ``state_message``)."""
+        """The room's new state (online/fanout.py's ``views``), as JSON text that says ``"host": false``: either
+        one text for this seat (its seat's group), or the room group's message, of which a seat's socket takes
+        the text under its own channel (none: an older connection of the seat, or a seat given to someone
+        else — it passes on nothing) and a spectator's the public one."""
         if self.closing:
             return
-        text = event["text"]
+        text = event.get("text")
+        if text is None:
+            text = event["seats"].get(self.channel_name) if self.seat is not None else event.get("watch")
+            if text is None:
+                return
         if self.host:
             state = json.loads(text)
             state["you"]["host"] = True
@@ -174,17 +180,22 @@ class TableConsumer(JsonWebsocketConsumer):
         conn = services.room_connect(code=self.code, token=token, channel=self.channel_name, host_token=host)
         self.greeted = True
         self.host_token, self.host, self.seat, self._token = host, conn.host, conn.seat, token
-        group = scheduling.watch_group(self.code) if conn.seat is None else scheduling.seat_group(self.code, conn.seat)
-        async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        for group in self.joined_groups():
+            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
         if conn.replaced:
             async_to_sync(self.channel_layer.send)(conn.replaced, {"type": "seat.replaced", "by": self.channel_name})
         self.send_state()
 
+    def joined_groups(self) -> list[str]:
+        """The groups this socket is in once it has said hello: the room's, and its seat's if seated."""
+        seat = [] if self.seat is None else [scheduling.seat_group(self.code, self.seat)]
+        return [scheduling.room_group(self.code), *seat]
+
     def leave(self) -> None:
         if not self.greeted:
             return
-        group = scheduling.watch_group(self.code) if self.seat is None else scheduling.seat_group(self.code, self.seat)
-        async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+        for group in self.joined_groups():
+            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
         services.room_disconnect(code=self.code, seat=self.seat, channel=self.channel_name)
         self.greeted = False
 
@@ -262,7 +273,8 @@ class TableConsumer(JsonWebsocketConsumer):
             return
         self.send_json({"type": "replaced"})
         self.closing = True
-        async_to_sync(self.channel_layer.group_discard)(scheduling.seat_group(self.code, self.seat), self.channel_name)
+        for group in self.joined_groups():
+            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
         self.greeted = False
         self.close(code=CLOSE_REPLACED)
 

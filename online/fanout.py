@@ -81,30 +81,36 @@ def state_for(room: Room, seat: int | None, host: bool = False, *,
 
 
 def views(room: Room, seats: Sequence[Seat], rh: RoomHand | None, hand: Hand | None) -> Messages:
-    """The messages of the room's new state for its connected seats and its spectators (none if nobody)."""
+    """The messages of the room's new state for its connected seats and its spectators (none if nobody):
+    one message to the room's group (:func:`scheduling.room_group`) holding each connected seat's view under
+    its socket's channel and the public one for the spectators, of which each socket passes on only its own
+    part (online/consumers.py) — one publish an action, not one a seat. A connected seat whose channel is not
+    known gets its view through its seat's group."""
     here = [s for s in seats if s.connected > 0]
     if not here and not room.watchers:
         return []
     finished = finished_numbers(rh)
     current = (rh, hand)
-    # a seat's state goes to its socket's own channel (the newest connection, which is the one that plays),
-    # or to the seat's group while the channel is not known
-    messages: Messages = [
-        (s.channel or scheduling.seat_group(room.code, s.seat),
-         state_message(state_for(room, s.seat, current=current, seats=seats, finished=finished)))
-        for s in here]
+
+    def text(seat: int | None) -> str:
+        return state_text(state_for(room, seat, current=current, seats=seats, finished=finished))
+
+    messages: Messages = [(scheduling.seat_group(room.code, s.seat), {"type": "room.state", "text": text(s.seat)})
+                          for s in here if not s.channel]
+    together: dict[str, Any] = {"type": "room.state", "seats": {s.channel: text(s.seat) for s in here if s.channel}}
     if room.watchers:
-        messages.append((scheduling.watch_group(room.code),
-                         state_message(state_for(room, None, current=current, seats=seats, finished=finished))))
+        together["watch"] = text(None)
+    if together["seats"] or room.watchers:
+        messages.append((scheduling.room_group(room.code), together))
     return messages
 
 
-def state_message(state: dict[str, Any]) -> dict[str, Any]:
-    """The channel-layer message of a ``state``: its JSON text, made once here (the layer copies a text for
-    nothing, where it would deep-copy or pack a nested dict; each socket sends the text as it is). The
-    text says ``"host": false``: a host's socket, a rare one, turns it round (online/consumers.py)."""
+def state_text(state: dict[str, Any]) -> str:
+    """A ``state``'s JSON text, made once here (the layer copies a text for nothing, where it would deep-copy
+    or pack a nested dict; each socket sends the text as it is). The text says ``"host": false``: a host's
+    socket, a rare one, turns it round (online/consumers.py)."""
     assert not state["you"]["host"]
-    return {"type": "room.state", "text": json.dumps(state)}
+    return json.dumps(state)
 
 
 _SENT: dict[str, int] = {}

@@ -30,8 +30,8 @@ from django.utils import timezone
 
 from online.threads import on_table_thread
 
-__all__ = ["cancel_timers", "forget_loop", "is_group", "rearm", "remember_loop", "run_tick", "schedule", "seat_group", "server_loop", "set_ticker",
-           "sweep", "watch_group"]
+__all__ = ["cancel_timers", "forget_loop", "is_group", "rearm", "remember_loop", "room_group", "run_tick", "schedule",
+           "seat_group", "server_loop", "set_ticker", "sweep"]
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +47,10 @@ def seat_group(code: str, seat: int) -> str:
     return f"room-{code}-seat-{seat}"
 
 
-def watch_group(code: str) -> str:
-    return f"room-{code}-watch"
+def room_group(code: str) -> str:
+    """Every socket of the room, seated or watching: each new state goes to it as one message
+    (online/fanout.py), from which a socket takes only its own part."""
+    return f"room-{code}-all"
 
 
 def is_group(target: str) -> bool:

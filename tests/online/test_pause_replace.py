@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from gameplay.config import HandConfig
 from gameplay.hand import Hand
-from online import owners, services
+from online import owners, scheduling, services
 from online.models import Room, RoomHand, Seat, digest
 
 from .helpers import Client, oracle_move, run_async
@@ -198,8 +199,13 @@ async def test_the_replaced_seats_socket_is_told_and_closed(owner: Owner) -> Non
     old = Client(code, 0)
     state = await old.open(token)
     assert state["you"]["seat"] == 0 and state["room"]["paused"] is False
+    gone = (await database_sync_to_async(Seat.objects.get)(room__code=code, seat=0)).channel
     await database_sync_to_async(services.seat_replace)(code=code, host_token=HOST, seat=0, bot="normal")
     assert (await old.until("replaced")) == {"type": "replaced"}
+    # out of the room's group too: a state naming its old channel reaches it no more
+    await get_channel_layer().group_send(scheduling.room_group(code), {"type": "room.state", "seats": {gone: "{}"}})
+    assert (await old.comm.receive_output(timeout=5))["type"] == "websocket.close"
+    assert await old.comm.receive_nothing(timeout=0.3)
     again = Client(code, 0)
     ok, _ = await again.comm.connect()
     assert ok
