@@ -74,7 +74,11 @@ async def _websocket(scope: Any, receive: Any, send: Any) -> None:
         await site(scope, receive, send)
 
 
-application = ProtocolTypeRouter({"http": site, "websocket": _websocket})
+# the site's lifespan as in production (config/asgi.py): each server process takes up online play as it
+# starts, before any client connects. Without it the first socket a process accepted did so, and with two
+# servers and no broker the later one took back the counts of sockets the other had already accepted:
+# a seat taken for gone, played by a bot (托管), which the bench counted as doubled plays.
+application = ProtocolTypeRouter({"http": site, "websocket": _websocket, "lifespan": site})
 
 
 # ---------------------------------------------------------------- profiling (BENCH_PROFILE)
@@ -236,7 +240,7 @@ def main() -> None:
         _profile(os.environ["BENCH_PROFILE"])
     # uvicorn re-raises the signal that stopped it with the handler found at start: exit normally (atexit runs)
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-    uvicorn.run(application, host="127.0.0.1", port=port, log_level="warning", lifespan="off", ws="auto")
+    uvicorn.run(application, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws="auto")
 
 
 if __name__ == "__main__":
