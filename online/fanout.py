@@ -5,7 +5,6 @@ from the database when a caller holds nothing (:func:`notify`)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import threading
@@ -13,7 +12,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
 from gameplay.hand import Hand
@@ -26,7 +24,8 @@ log = logging.getLogger(__name__)
 __all__ = ["Messages", "current_hand", "finished_numbers", "notify", "room_state", "send", "state_for", "views"]
 
 Messages = list[tuple[str, dict[str, Any]]]
-"""(target, channel-layer message) pairs: a room group (:func:`scheduling.is_group`), or a socket's own channel."""
+"""(group, channel-layer message) pairs: the room's group (:func:`scheduling.room_group`) or a seat's
+(:func:`scheduling.seat_group`)."""
 
 
 def current_hand(room: Room) -> tuple[RoomHand | None, Hand | None]:
@@ -127,12 +126,8 @@ def send(messages: Messages, *, room: str | None = None, version: int | None = N
         return
 
     async def send_all() -> None:
-        for target, message in messages:
-            if scheduling.is_group(target):
-                await layer.group_send(target, message)
-            else:  # a socket's own channel
-                with contextlib.suppress(ChannelFull):  # a socket that stopped reading: as group_send does
-                    await layer.send(target, message)
+        for group, message in messages:
+            await layer.group_send(group, message)
 
     if room is None or version is None:
         async_to_sync(send_all)()

@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from online.threads import on_table_thread
 
-__all__ = ["cancel_timers", "forget_loop", "is_group", "rearm", "remember_loop", "room_group", "run_tick", "schedule",
+__all__ = ["cancel_timers", "forget_loop", "rearm", "remember_loop", "room_group", "run_tick", "schedule",
            "seat_group", "server_loop", "set_ticker", "sweep"]
 
 log = logging.getLogger(__name__)
@@ -51,13 +51,6 @@ def room_group(code: str) -> str:
     """Every socket of the room, seated or watching: each new state goes to it as one message
     (online/fanout.py), from which a socket takes only its own part."""
     return f"room-{code}-all"
-
-
-def is_group(target: str) -> bool:
-    """Whether a fan-out target is one of the room groups named above, not a socket's own channel (whose
-    name the channel layer makes: ``…!…`` in memory and on channels-redis's list layer, ``…specific.…`` on
-    its Pub/Sub layer)."""
-    return target.startswith("room-")
 
 
 def remember_loop(loop: asyncio.AbstractEventLoop) -> None:
