@@ -5,7 +5,6 @@ from the database when a caller holds nothing (:func:`notify`)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Sequence
@@ -17,7 +16,7 @@ from channels.layers import get_channel_layer
 from gameplay.hand import Hand
 from online import scheduling, tables
 from online.models import Room, RoomHand, Seat
-from online.views import seat_view, spectator_view
+from online.views import seat_view, spectator_view, state_texts
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +74,6 @@ def state_for(room: Room, seat: int | None, host: bool = False, *,
         if current is None:
             _give_back(room, rh, hand)
     msg["you"]["host"] = host
-    msg["room"]["paused"] = room.paused
     return msg
 
 
@@ -88,28 +86,16 @@ def views(room: Room, seats: Sequence[Seat], rh: RoomHand | None, hand: Hand | N
     here = [s for s in seats if s.connected > 0]
     if not here and not room.watchers:
         return []
-    finished = finished_numbers(rh)
-    current = (rh, hand)
-
-    def text(seat: int | None) -> str:
-        return state_text(state_for(room, seat, current=current, seats=seats, finished=finished))
-
-    messages: Messages = [(scheduling.seat_group(room.code, s.seat), {"type": "room.state", "text": text(s.seat)})
+    texts, watch = state_texts(room, hand, seats=seats, hand_row=rh, finished=finished_numbers(rh),
+                               for_seats=[s.seat for s in here], watch=bool(room.watchers))
+    messages: Messages = [(scheduling.seat_group(room.code, s.seat), {"type": "room.state", "text": texts[s.seat]})
                           for s in here if not s.channel]
-    together: dict[str, Any] = {"type": "room.state", "seats": {s.channel: text(s.seat) for s in here if s.channel}}
-    if room.watchers:
-        together["watch"] = text(None)
+    together: dict[str, Any] = {"type": "room.state", "seats": {s.channel: texts[s.seat] for s in here if s.channel}}
+    if watch is not None:
+        together["watch"] = watch
     if together["seats"] or room.watchers:
         messages.append((scheduling.room_group(room.code), together))
     return messages
-
-
-def state_text(state: dict[str, Any]) -> str:
-    """A ``state``'s JSON text, made once here (the layer copies a text for nothing, where it would deep-copy
-    or pack a nested dict; each socket sends the text as it is). The text says ``"host": false``: a host's
-    socket, a rare one, turns it round (online/consumers.py)."""
-    assert not state["you"]["host"]
-    return json.dumps(state)
 
 
 _SENT: dict[str, int] = {}

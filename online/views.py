@@ -8,6 +8,7 @@ A room with ``spectator_delay`` shows its spectators the hand one trick behind (
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -21,7 +22,7 @@ from gameplay.order import Context
 from online.models import Room, RoomHand, Seat
 from online.tables import deck_source
 
-__all__ = ["SUIT_CHOICES", "actions_for", "card_list", "one_trick_behind", "seat_view", "spectator_view"]
+__all__ = ["SUIT_CHOICES", "actions_for", "card_list", "one_trick_behind", "seat_view", "spectator_view", "state_texts"]
 
 SUIT_CHOICES = ("S", "H", "C", "D", "NT")
 
@@ -56,6 +57,7 @@ def _room(room: Room, seats: Sequence[Seat], finished: Sequence[int]) -> dict[st
                   for s in seats],
         "match": match,
         "hands": [{"number": n, "replay": f"/play/{room.code}/hands/{n}/"} for n in finished],
+        "paused": room.paused,
     }
 
 
@@ -209,3 +211,38 @@ def spectator_view(room: Room, hand: Hand | None, *, seats: Sequence[Seat], hand
     return {"type": "state", "version": room.version, "room": _room(room, seats, finished),
             "you": {"seat": None, "host": False, "actions": []}, "hand": body,
             "clock": None if behind is not None else _clock(room)}
+
+
+def state_texts(room: Room, hand: Hand | None, *, seats: Sequence[Seat], hand_row: RoomHand | None,
+                finished: Sequence[int], for_seats: Iterable[int], watch: bool) -> tuple[dict[int, str], str | None]:
+    """The JSON texts of :func:`seat_view` for each of ``for_seats`` and, with ``watch``, of
+    :func:`spectator_view` — each the very text ``json.dumps`` gives of that message — with what every seat
+    is shown alike (the room, the clock, the hand's public part and its result) built and encoded once
+    instead of once a reader: a write sends the room's new state to its four seats and its spectators.
+    Texts, made once, because the channel layer copies a text for nothing where it would deep-copy or pack a
+    nested dict, and each socket sends its text as it is. A text says ``"host": false``: a host's socket, a
+    rare one, turns it round (online/consumers.py)."""
+    dumps = json.dumps
+    head = f'{{"type": "state", "version": {dumps(room.version)}, "room": {dumps(_room(room, seats, finished))}, '
+    clock = dumps(_clock(room))
+    public = result = ""
+    if hand is not None:
+        public = dumps(_public(hand, hand.observation(0), hand_row.number if hand_row is not None else 0))[:-1]
+        result = dumps(_result(hand, hand_row))
+    texts: dict[int, str] = {}
+    for seat in for_seats:
+        body = "null"
+        if hand is not None:
+            obs = hand.observation(seat)
+            kitty = card_list(obs.kitty, hand.ctx) if obs.kitty is not None else None
+            body = (f'{public}, "cards": {dumps(card_list(_counts_to_list(obs.hand), hand.ctx))}, '
+                    f'"kitty": {dumps(kitty)}, "result": {result}}}')
+        you = dumps({"seat": seat, "host": False, "actions": actions_for(room, seats, hand, seat)})
+        texts[seat] = f'{head}"you": {you}, "hand": {body}, "clock": {clock}}}'
+    if not watch:
+        return texts, None
+    if hand is not None and room.spectator_delay:  # perhaps a trick behind (rare: some tournaments' rooms)
+        return texts, dumps(spectator_view(room, hand, seats=seats, hand_row=hand_row, finished=finished))
+    body = "null" if hand is None else f'{public}, "result": {result}, "delayed": false}}'
+    you = dumps({"seat": None, "host": False, "actions": []})
+    return texts, f'{head}"you": {you}, "hand": {body}, "clock": {clock}}}'
