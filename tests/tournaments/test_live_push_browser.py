@@ -150,11 +150,13 @@ def test_without_websockets_the_pages_fall_back_to_the_stream_and_the_stamp(brow
         standings.evaluate("window.changes = 0; document.body.addEventListener('tournament-changed', "
                            "function () { window.changes += 1; })")
         hands = int(api(server, f"/api/v1/matches/{match}/")["hands_played"])
-        draft = api(server, f"/api/v1/matches/{match}/trick-entry/", {"facts": {"trump": "H"}})
+        # the first hand names its dealer; after one (the other test, when it ran first on this worker's
+        # server) the match knows it
+        facts = {"trump": "H"} if hands else {"dealer": 0, "trump": "H"}
+        draft = api(server, f"/api/v1/matches/{match}/trick-entry/", {"facts": facts})
         table.wait_for_function("document.getElementById('live-trick').textContent.indexOf('Trick 1') >= 0")
         standings.wait_for_function("window.changes >= 1")
         api(server, f"/api/v1/matches/{match}/trick-entry/discard/", {"version": draft["version"]})
         table.wait_for_function("document.getElementById('live-trick').textContent.indexOf('Waiting') >= 0")
-        assert hands >= 1
     finally:
         context.close()
