@@ -158,6 +158,11 @@ def actions_for(room: Room, seats: Sequence[Seat], hand: Hand | None, seat: int)
     return out
 
 
+def _own(hand: Hand, obs: Observation) -> tuple[list[str], list[str] | None]:
+    """A seat's own part of its view: its cards, and the kitty where the rules show it to that seat."""
+    return card_list(_counts_to_list(obs.hand), hand.ctx), card_list(obs.kitty, hand.ctx) if obs.kitty is not None else None
+
+
 def seat_view(room: Room, hand: Hand | None, seat: int, *, seats: Sequence[Seat], hand_row: RoomHand | None = None,
               finished: Sequence[int] = ()) -> dict[str, Any]:
     """The ``state`` message for ``seat``: its own cards (and the kitty it buried), the public rest."""
@@ -165,8 +170,7 @@ def seat_view(room: Room, hand: Hand | None, seat: int, *, seats: Sequence[Seat]
     if hand is not None:
         obs = hand.observation(seat)
         body = _public(hand, obs, hand_row.number if hand_row is not None else 0)
-        body["cards"] = card_list(_counts_to_list(obs.hand), hand.ctx)
-        body["kitty"] = card_list(obs.kitty, hand.ctx) if obs.kitty is not None else None
+        body["cards"], body["kitty"] = _own(hand, obs)
         body["result"] = _result(hand, hand_row)
     return {"type": "state", "version": room.version, "room": _room(room, seats, finished),
             "you": {"seat": seat, "host": False, "actions": actions_for(room, seats, hand, seat)},
@@ -233,10 +237,8 @@ def state_texts(room: Room, hand: Hand | None, *, seats: Sequence[Seat], hand_ro
     for seat in for_seats:
         body = "null"
         if hand is not None:
-            obs = hand.observation(seat)
-            kitty = card_list(obs.kitty, hand.ctx) if obs.kitty is not None else None
-            body = (f'{public}, "cards": {dumps(card_list(_counts_to_list(obs.hand), hand.ctx))}, '
-                    f'"kitty": {dumps(kitty)}, "result": {result}}}')
+            cards, kitty = _own(hand, hand.observation(seat))
+            body = f'{public}, "cards": {dumps(cards)}, "kitty": {dumps(kitty)}, "result": {result}}}'
         you = dumps({"seat": seat, "host": False, "actions": actions_for(room, seats, hand, seat)})
         texts[seat] = f'{head}"you": {you}, "hand": {body}, "clock": {clock}}}'
     if not watch:
