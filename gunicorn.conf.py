@@ -6,7 +6,7 @@ none), and every access and error line goes through the filter that masks Django
 (``config.logging_filters.MaskSecretsFilter``): no table token (``/t/<token>/``, ``/v/<token>/``,
 ``?token=``), not even one in a Referer, reaches the log. Command-line options win over this file, and
 the mask holds for every destination gunicorn writes to (a file, syslog). Under
-``-k uvicorn.workers.UvicornWorker`` uvicorn's loggers take these handlers, mask included; uvicorn
+``-k config.workers.Worker`` (a UvicornWorker) uvicorn's loggers take these handlers, mask included; uvicorn
 alone takes ``--log-config config/uvicorn_logging.json``.
 """
 

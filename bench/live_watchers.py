@@ -206,7 +206,8 @@ def main() -> None:
         with open(log, "w") as out:
             proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
                                      "--port", str(port), "--lifespan", "off", "--log-level", "warning",
-                                     "--backlog", "4096"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+                                     "--backlog", "4096", "--ws-per-message-deflate", "false"],  # as production
+                                    cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
         for _ in range(100):
             try:

@@ -7,9 +7,13 @@ is group-sent through the channel layer (in memory, or Redis with ``CHANNEL_REDI
 sockets, each of which is sent a JSON frame of about ``size`` bytes — what a play does, without the
 database and the engine. Every other scope goes to the site.
 
-Run as a script it serves that on uvicorn (one process, 127.0.0.1 only)::
+Run as a script it serves that on uvicorn (one process, 127.0.0.1 only) with production's settings
+(``config/workers.py``: WebSocket frames uncompressed)::
 
     python bench/online_asgi.py PORT
+
+``BENCH_DEFLATE=1`` turns permessage-deflate back on (uvicorn's default), ``BENCH_SWITCH_MS=N`` sets the
+interpreter's switch interval: for comparing runs.
 
 With ``BENCH_PROFILE=/path/report.txt`` a sampling profiler (a thread reading every thread's Python stack
 every ``BENCH_PROFILE_MS`` ms, default 5) and a per-connection SQL counter run, and the report is written
@@ -240,7 +244,14 @@ def main() -> None:
         _profile(os.environ["BENCH_PROFILE"])
     # uvicorn re-raises the signal that stopped it with the handler found at start: exit normally (atexit runs)
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-    uvicorn.run(application, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws="auto")
+    if os.environ.get("BENCH_SWITCH_MS"):
+        sys.setswitchinterval(float(os.environ["BENCH_SWITCH_MS"]) / 1000)
+    from config.workers import UVICORN
+
+    settings = dict(UVICORN)  # as production's worker (config/workers.py); BENCH_DEFLATE=1: compressed frames
+    if os.environ.get("BENCH_DEFLATE") == "1":
+        settings["ws_per_message_deflate"] = True
+    uvicorn.run(application, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws="auto", **settings)
 
 
 if __name__ == "__main__":

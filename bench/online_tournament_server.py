@@ -118,7 +118,9 @@ def main() -> None:
     recorder = install(os.environ["BENCH_RECORD_LOG"], int(os.environ["BENCH_TOTALS_TOURNAMENT"]))
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     try:
-        uvicorn.run(application, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws="auto")
+        from config.workers import UVICORN  # production's settings: frames uncompressed
+
+        uvicorn.run(application, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws="auto", **UVICORN)
     finally:
         recorder.jobs.put(None)
         recorder.thread.join(10)

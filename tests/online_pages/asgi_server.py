@@ -27,7 +27,8 @@ settings.WHITENOISE_AUTOREFRESH = True
 import uvicorn  # noqa: E402
 
 from config.asgi import application  # noqa: E402
+from config.workers import UVICORN  # noqa: E402  (production's worker settings: frames uncompressed)
 
 if __name__ == "__main__":
     uvicorn.run(application, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", ws="auto",
-                lifespan="on")
+                lifespan="on", **UVICORN)
